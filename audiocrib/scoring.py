@@ -25,6 +25,7 @@ from audiocrib.errors import CardError
 
 __all__ = [
     "HAND_SIZES",
+    "MAX_SCORE",
     "Score",
     "ScoreItem",
     "ScoreKind",
@@ -35,6 +36,14 @@ __all__ = [
 
 HAND_SIZES = (3, 4, 5)
 """The hand and crib sizes the show scores (five-card, six-card and seven-card cribbage, six-player crib)."""
+
+MAX_SCORE = {3: 20, 4: 29, 5: 46}
+"""The best possible count of a hand or crib of 3, 4 or 5 cards with the starter.
+
+Derived exhaustively in ``tests/test_scoring.py``: 5-5-5 with a 5 starter (20); 5-5-5-J with the fourth 5 of the
+jack's suit (29); 4-4-5-5-6 with a 6 or 4 starter (46: eight runs of three, three pairs, eight fifteens). The
+PlayRoom page gives 39 for five cards (5-5-5-5-J-J), which is beaten.
+"""
 
 
 class ScoreKind(StrEnum):

@@ -1,0 +1,109 @@
+"""What a player can do: frozen values that the game checks before it applies them.
+
+>>> Play(seat=0, card=Card.parse("7C"))
+Play(seat=0, card=Card.parse('7C'))
+>>> action_from_json(action_to_json(Discard(1, parse_cards("5H 5D")))) == Discard(1, parse_cards("5H 5D"))
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from audiocrib.cards import Card, parse_cards
+
+__all__ = [
+    "ACTION_TYPES",
+    "Action",
+    "ClaimCount",
+    "CountTimeout",
+    "Discard",
+    "Go",
+    "Play",
+    "action_from_json",
+    "action_to_json",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every action; ``seat`` is the player who acts."""
+
+    kind: ClassVar[str] = "action"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Lay ``cards`` away to the crib (all of this player's discards at once)."""
+
+    kind: ClassVar[str] = "discard"
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Lay ``card`` in the play."""
+
+    kind: ClassVar[str] = "play"
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Go(Action):
+    """Say go: allowed only when no card in hand can be laid without passing 31."""
+
+    kind: ClassVar[str] = "go"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimCount(Action):
+    """Manual counting: claim ``points`` for the hand or crib being counted."""
+
+    kind: ClassVar[str] = "claim"
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class CountTimeout(Action):
+    """Manual counting: the counting timer ran out for this player (sent by the shell's clock)."""
+
+    kind: ClassVar[str] = "timeout"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {c.kind: c for c in (Discard, Play, Go, ClaimCount, CountTimeout)}
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """A JSON-ready dict: ``{"kind": "play", "seat": 0, "card": "7C"}``."""
+    data: dict[str, Any] = {"kind": action.kind}
+    for f in dataclasses.fields(action):
+        value = getattr(action, f.name)
+        if isinstance(value, Card):
+            value = str(value)
+        elif isinstance(value, tuple):
+            value = [str(c) for c in value]
+        data[f.name] = value
+    return data
+
+
+def action_from_json(data: dict[str, Any]) -> Action:
+    """The inverse of `action_to_json`; raises `ValueError` on anything malformed."""
+    cls = ACTION_TYPES.get(str(data.get("kind")))
+    if cls is None:
+        raise ValueError(f"unknown action kind {data.get('kind')!r}")
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise ValueError("an action needs a seat number")
+    if cls is Discard:
+        return Discard(seat, parse_cards([str(c) for c in data.get("cards", [])]))
+    if cls is Play:
+        return Play(seat, Card.parse(str(data.get("card"))))
+    if cls is ClaimCount:
+        points = data.get("points")
+        if not isinstance(points, int) or isinstance(points, bool):
+            raise ValueError("a claim needs a whole number of points")
+        return ClaimCount(seat, points)
+    return cls(seat)

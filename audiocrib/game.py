@@ -1,0 +1,665 @@
+"""The game state machine: a whole match of cribbage for 2 to 6 players, driven by actions, recorded as events.
+
+The state is a fold over the event log: `Game._fold` is the only place state changes, so replaying the log from
+the start reaches the same state, and a save file is the rules, the seed and the log. Actions are checked before
+anything happens (`Game.verify`); an illegal one raises `IllegalActionError` and changes nothing. Steps that need
+no decision (cutting for deal, dealing, the starter, goes, the show) happen by themselves.
+
+>>> game = Game(Rules(), names=("Ann", "Bob"), seed=7)
+>>> game.phase
+<Phase.DISCARD: 'discard'>
+>>> len(game.view(0).hand)
+6
+>>> from audiocrib.actions import Discard
+>>> events = game.apply(Discard(0, game.view(0).hand[:2]))
+>>> [e.kind for e in events]
+['discarded']
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections.abc import Iterable, Iterator, Sequence
+from enum import StrEnum
+from typing import Any
+
+from audiocrib.actions import Action, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.cards import DECK, Card, Rank, spoken_list
+from audiocrib.errors import IllegalActionError, SaveError
+from audiocrib.events import (
+    CountRequested,
+    CutForDeal,
+    Dealt,
+    Discarded,
+    Event,
+    GameStarted,
+    GameWon,
+    HandShown,
+    HisHeels,
+    LastCard,
+    MatchWon,
+    Played,
+    PlayEnded,
+    PointsGiven,
+    SaidGo,
+    SeriesEnded,
+    StarterCut,
+    ThreeForLast,
+    event_from_json,
+    event_to_json,
+)
+from audiocrib.rules import Rules
+from audiocrib.scoring import MAX_SCORE, score_hand, score_play
+from audiocrib.views import PlayerView, make_view
+
+__all__ = ["SAVE_VERSION", "Game", "Phase"]
+
+SAVE_VERSION = 1
+
+
+class Phase(StrEnum):
+    """Where the game is. It rests only in DISCARD, PLAY, COUNT and MATCH_OVER; the others pass by themselves."""
+
+    CUT_FOR_DEAL = "cut for deal"
+    THREE_FOR_LAST = "three for last"
+    DEAL = "deal"
+    DISCARD = "discard"
+    """Players lay cards away to the crib, all at once."""
+    STARTER = "starter"
+    HIS_HEELS = "his heels"
+    PLAY = "play"
+    """The play (pegging): the player whose turn it is lays a card."""
+    PLAY_ENDED = "play ended"
+    SHOW = "show"
+    COUNT = "count"
+    """Manual counting: a player must claim the count of their hand or crib."""
+    GAME_OVER = "game over"
+    MATCH_OVER = "match over"
+    """The match is won; no more actions."""
+
+
+class Game:
+    """A match of cribbage: rules, seats, a seed for the shuffles, and the log of what has happened.
+
+    ``names`` are the seats' names in clockwise order (default "Player 1", ...). ``manual_seats`` are the seats
+    that count their own hands when ``rules.manual_counting`` is on. With ``auto_go`` (the default) the game
+    says go for a player who cannot play; without it that player must send `Go`.
+    Same rules, seed and actions give the same game.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        names: Sequence[str] | None = None,
+        seed: int | None = None,
+        manual_seats: Iterable[int] = (),
+        auto_go: bool = True,
+        *,
+        _events: Iterable[Event] | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else Rules()
+        n = self.rules.players
+        self.names: tuple[str, ...] = tuple(names) if names is not None else tuple(
+            f"Player {i + 1}" for i in range(n)
+        )
+        if len(self.names) != n:
+            raise IllegalActionError(f"This table needs {n} names, not {len(self.names)}.")
+        self.seed: int = seed if seed is not None else secrets.randbits(63)
+        self.manual_seats = frozenset(manual_seats) if self.rules.manual_counting else frozenset()
+        if any(not 0 <= s < n for s in self.manual_seats):
+            raise IllegalActionError("A manual counter must be one of the table's seats.")
+        self.auto_go = auto_go
+        self._log: list[Event] = []
+        self._seen: list[list[Event]] = [[] for _ in range(n)]
+        self._reset()
+        if _events is None:
+            self._advance()
+        else:
+            for event in _events:
+                self._fold(event)
+                self._log.append(event)
+
+    # ----------------------------------------------------------------- state
+    def _reset(self) -> None:
+        n, sides = self.rules.players, self.rules.sides
+        self._phase = Phase.CUT_FOR_DEAL
+        self._cutting: tuple[int, ...] = tuple(range(n))
+        self._cuts = 0
+        self._first_dealer: int | None = None
+        self._game_no = 0
+        self._deal_no = 0
+        self._dealer = 0
+        self._scores = [0] * sides
+        self._match = [0] * sides
+        self._hands: list[list[Card]] = [[] for _ in range(n)]
+        self._kept: list[tuple[Card, ...]] = [() for _ in range(n)]
+        self._discards: list[tuple[Card, ...] | None] = [None] * n
+        self._crib: list[Card] = []
+        self._stock: list[Card] = []
+        self._starter: Card | None = None
+        self._count = 0
+        self._series: list[tuple[int, Card]] = []
+        self._played: list[list[Card]] = [[] for _ in range(n)]
+        self._out: set[int] = set()
+        self._turn: int | None = None
+        self._last_player: int | None = None
+        self._last_card_scored = False
+        self._show: list[tuple[int, bool]] = []
+        self._winner: int | None = None
+
+    # ----------------------------------------------------------------- public reading
+    @property
+    def phase(self) -> Phase:
+        """Where the game rests now."""
+        return self._phase
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The whole log, hidden cards included (for saves and replays, never for players)."""
+        return tuple(self._log)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """This game's score for each side."""
+        return tuple(self._scores)
+
+    @property
+    def match_scores(self) -> tuple[int, ...]:
+        """Game points won in the match by each side."""
+        return tuple(self._match)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat (the crib's owner)."""
+        return self._dealer
+
+    @property
+    def turn(self) -> int | None:
+        """Whose turn it is in the play, or None."""
+        return self._turn if self._phase is Phase.PLAY else None
+
+    @property
+    def count(self) -> int:
+        """The running count of the current series of the play."""
+        return self._count
+
+    @property
+    def starter(self) -> Card | None:
+        """The starter, once it has been cut."""
+        return self._starter
+
+    @property
+    def game_number(self) -> int:
+        """The number of the game in the match, from 1."""
+        return self._game_no
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the deal in this game, from 1."""
+        return self._deal_no
+
+    @property
+    def over(self) -> bool:
+        """True once the match is won."""
+        return self._phase is Phase.MATCH_OVER
+
+    @property
+    def counting(self) -> tuple[int, bool] | None:
+        """``(seat, crib)`` while waiting for a manual count, else None."""
+        if self._phase is Phase.COUNT:
+            return self._show[0]
+        return None
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds now (all seats' hands are visible here; players get `view` instead)."""
+        return tuple(self._hands[seat])
+
+    def waiting_for(self) -> frozenset[int]:
+        """The seats the game is waiting on for a decision."""
+        if self._phase is Phase.DISCARD:
+            return frozenset(s for s, d in enumerate(self._discards) if d is None)
+        if self._phase is Phase.PLAY and self._turn is not None:
+            return frozenset({self._turn})
+        if self._phase is Phase.COUNT:
+            return frozenset({self._show[0][0]})
+        return frozenset()
+
+    def playable(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` could lay now without passing 31 (empty unless it is their turn)."""
+        if self._phase is not Phase.PLAY or self._turn != seat:
+            return ()
+        return tuple(c for c in self._hands[seat] if self._count + c.value <= 31)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know now: their own cards and what is public."""
+        seen = self._seen[seat]
+        seen.extend(e.seen_by(seat) for e in self._log[len(seen):])
+        return make_view(self, seat, tuple(seen))
+
+    def crib_cards(self) -> tuple[Card, ...]:
+        """The crib as it stands (hidden from players until it is shown)."""
+        return tuple(sorted(self._crib))
+
+    def discards(self, seat: int) -> tuple[Card, ...] | None:
+        """What ``seat`` laid away this deal, or None if they have not yet."""
+        return self._discards[seat]
+
+    def kept(self, seat: int) -> tuple[Card, ...]:
+        """The hand ``seat`` kept after laying away (what the show counts), or () before everyone has."""
+        return self._kept[seat]
+
+    def played(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` has laid in this deal's play, in order."""
+        return tuple(self._played[seat])
+
+    @property
+    def series(self) -> tuple[tuple[int, Card], ...]:
+        """The current series of the play: ``(seat, card)`` in the order laid."""
+        return tuple(self._series)
+
+    @property
+    def said_go(self) -> frozenset[int]:
+        """The seats that have said go in the current series."""
+        return frozenset(self._out)
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won the last game, if any game is won."""
+        return self._winner
+
+    # ----------------------------------------------------------------- actions
+    def verify(self, action: Action) -> None:
+        """Raise `IllegalActionError` with a sentence that reads well aloud if ``action`` is not allowed now."""
+        seat = action.seat
+        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+            raise IllegalActionError(f"There is no seat {seat} at this table.")
+        if self._phase is Phase.MATCH_OVER:
+            raise IllegalActionError("The match is over.")
+        if isinstance(action, Discard):
+            self._verify_discard(action)
+        elif isinstance(action, Play):
+            self._verify_turn(seat, "play a card")
+            card = action.card
+            if card not in self._hands[seat]:
+                raise IllegalActionError(f"You do not hold the {card.name}.")
+            if self._count + card.value > 31:
+                raise IllegalActionError(
+                    f"The {card.name} would take the count past 31; the count is {self._count}."
+                )
+        elif isinstance(action, Go):
+            self._verify_turn(seat, "say go")
+            playable = self.playable(seat)
+            if playable:
+                raise IllegalActionError(f"You cannot say go: you can play {spoken_list(playable[:1])}.")
+        elif isinstance(action, ClaimCount | CountTimeout):
+            if self._phase is not Phase.COUNT or self._show[0][0] != seat:
+                raise IllegalActionError("Nobody is waiting for you to count a hand.")
+            if isinstance(action, ClaimCount):
+                n = len(self._show_cards(*self._show[0]))
+                top = MAX_SCORE[n]
+                if isinstance(action.points, bool) or not isinstance(action.points, int) or not (
+                    0 <= action.points <= top
+                ):
+                    raise IllegalActionError(f"A count for {n} cards and the starter is from 0 to {top}.")
+        else:
+            raise IllegalActionError("That is not something a player can do.")
+
+    def _verify_discard(self, action: Discard) -> None:
+        seat = action.seat
+        if self._phase is not Phase.DISCARD:
+            raise IllegalActionError("It is not time to lay cards away to the crib.")
+        if self._discards[seat] is not None:
+            raise IllegalActionError("You have already laid your cards away.")
+        needed = self.rules.shape.discards_of(seat == self._dealer)
+        cards = tuple(action.cards)
+        if len(cards) != needed:
+            words = {1: "one card", 2: "two cards"}
+            raise IllegalActionError(f"Lay away exactly {words.get(needed, str(needed) + ' cards')} to the crib.")
+        if len(set(cards)) != len(cards):
+            raise IllegalActionError("You named the same card twice.")
+        for card in cards:
+            if card not in self._hands[seat]:
+                raise IllegalActionError(f"You do not hold the {card.name}.")
+
+    def _verify_turn(self, seat: int, doing: str) -> None:
+        if self._phase is Phase.DISCARD:
+            raise IllegalActionError("Lay your cards away to the crib first.")
+        if self._phase is not Phase.PLAY:
+            raise IllegalActionError(f"You cannot {doing} now: the play is over.")
+        if self._turn != seat:
+            whose = self.names[self._turn] if self._turn is not None else "nobody"
+            raise IllegalActionError(f"It is {whose}'s turn to play, not yours.")
+
+    def can(self, action: Action) -> bool:
+        """True if ``action`` is allowed now."""
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Check ``action``, carry it out, run every automatic step after it, and return the new events."""
+        self.verify(action)
+        start = len(self._log)
+        for event in self._events_of(action):
+            self._emit(event)
+            if self._phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
+                break
+        self._advance()
+        return tuple(self._log[start:])
+
+    def _events_of(self, action: Action) -> Iterator[Event]:
+        seat = action.seat
+        if isinstance(action, Discard):
+            yield Discarded(seat, len(action.cards), tuple(action.cards))
+        elif isinstance(action, Play):
+            series = [c for _, c in self._series] + [action.card]
+            yield Played(seat, action.card, self._count + action.card.value, score_play(series))
+        elif isinstance(action, Go):
+            yield SaidGo(seat)
+        elif isinstance(action, ClaimCount | CountTimeout):
+            yield from self._settle(action)
+
+    def _settle(self, action: ClaimCount | CountTimeout) -> Iterator[Event]:
+        seat, crib = self._show[0]
+        cards = self._show_cards(seat, crib)
+        assert self._starter is not None
+        score = score_hand(cards, self._starter, crib)
+        true = score.total
+        receiver = self.rules.opponent_of(seat)
+        if isinstance(action, CountTimeout):
+            given = true // 2
+            yield HandShown(seat, crib, cards, self._starter, score, true - given, None, True)
+            if given:
+                yield PointsGiven(receiver, seat, given, "timer")
+            return
+        claimed = action.points
+        if claimed <= true:
+            yield HandShown(seat, crib, cards, self._starter, score, claimed, claimed)
+            if claimed < true:
+                yield PointsGiven(receiver, seat, true - claimed, "missed")
+        else:
+            yield HandShown(seat, crib, cards, self._starter, score, true, claimed)
+            if self.rules.overcount_penalty:
+                yield PointsGiven(receiver, seat, claimed - true, "over-counted")
+
+    # ----------------------------------------------------------------- the automatic steps
+    def _advance(self) -> None:
+        while (event := self._next_automatic()) is not None:
+            self._emit(event)
+
+    def _rng(self, *parts: object) -> random.Random:
+        return random.Random("/".join(str(p) for p in (self.seed, *parts)))
+
+    def _next_automatic(self) -> Event | None:
+        n = self.rules.players
+        phase = self._phase
+        if phase is Phase.CUT_FOR_DEAL:
+            if self._first_dealer is None:
+                cards = tuple(self._rng("cut", self._cuts).sample(DECK, len(self._cutting)))
+                return CutForDeal(self._cutting, cards)
+            return GameStarted(1, self._first_dealer)
+        if phase is Phase.GAME_OVER:
+            return GameStarted(self._game_no + 1, self._next_game_dealer())
+        if phase is Phase.THREE_FOR_LAST:
+            return ThreeForLast((self._dealer + 1) % n)
+        if phase is Phase.DEAL:
+            return self._deal(self._deal_no + 1, self._dealer)
+        if phase is Phase.STARTER:
+            index = self._rng(self._game_no, self._deal_no, "starter").randrange(len(self._stock))
+            return StarterCut((self._dealer - 1) % n, self._stock[index])
+        if phase is Phase.HIS_HEELS:
+            return HisHeels(self._dealer)
+        if phase is Phase.PLAY:
+            return self._next_in_play()
+        if phase is Phase.PLAY_ENDED:
+            return PlayEnded()
+        if phase is Phase.SHOW:
+            if not self._show:
+                return self._deal(self._deal_no + 1, (self._dealer + 1) % n)
+            seat, crib = self._show[0]
+            cards = self._show_cards(seat, crib)
+            assert self._starter is not None
+            if seat in self.manual_seats:
+                return CountRequested(seat, crib, cards, self._starter)
+            score = score_hand(cards, self._starter, crib)
+            return HandShown(seat, crib, cards, self._starter, score, score.total)
+        return None
+
+    def _next_in_play(self) -> Event | None:
+        if self._turn is None:
+            if self._count < 31 and not self._last_card_scored and self._last_player is not None:
+                return LastCard(self._last_player, self._count)
+            return SeriesEnded(self._count)
+        if self.playable(self._turn) or not self.auto_go:
+            return None
+        return SaidGo(self._turn)
+
+    def _deal(self, number: int, dealer: int) -> Dealt:
+        n = self.rules.players
+        shape = self.rules.shape
+        deck = list(DECK)
+        self._rng(self._game_no, number, "deal").shuffle(deck)
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        # One card at a time, from the dealer's left, to each player who still needs one.
+        needed = [shape.dealt_to(s == dealer) for s in range(n)]
+        position = 0
+        while any(len(hands[s]) < needed[s] for s in range(n)):
+            for step in range(1, n + 1):
+                s = (dealer + step) % n
+                if len(hands[s]) < needed[s]:
+                    hands[s].append(deck[position])
+                    position += 1
+        crib = deck[position:position + shape.crib_from_deck]
+        position += shape.crib_from_deck
+        return Dealt(number, dealer, tuple(tuple(h) for h in hands), tuple(crib), tuple(deck[position:]))
+
+    def _next_game_dealer(self) -> int:
+        lowest = min(self._scores)
+        n = self.rules.players
+        for step in range(1, n + 1):
+            seat = (self._dealer + step) % n
+            if self._scores[self.rules.side_of(seat)] == lowest:
+                return seat
+        raise AssertionError("some side has the lowest score")  # pragma: no cover
+
+    def _show_cards(self, seat: int, crib: bool) -> tuple[Card, ...]:
+        return tuple(sorted(self._crib)) if crib else self._kept[seat]
+
+    # ----------------------------------------------------------------- the fold
+    def _emit(self, event: Event) -> None:
+        self._fold(event)
+        self._log.append(event)
+        scorer = event.scorer
+        if scorer is None or not event.points or self._phase is Phase.GAME_OVER:
+            return
+        side = self.rules.side_of(scorer)
+        if self._scores[side] >= self.rules.target:
+            best_loser = max(s for i, s in enumerate(self._scores) if i != side)
+            points, skunk = self.rules.game_points(best_loser)
+            match = list(self._match)
+            match[side] += points
+            self._emit(GameWon(self._game_no, side, tuple(self._scores), points, skunk, tuple(match)))
+            if match[side] >= self.rules.match_games:
+                self._emit(MatchWon(side, tuple(match)))
+
+    def _credit(self, event: Event) -> None:
+        if event.scorer is not None and event.points:
+            self._scores[self.rules.side_of(event.scorer)] += event.points
+
+    def _fold(self, event: Event) -> None:
+        """Apply one event to the state: the only place the state changes."""
+        n = self.rules.players
+        self._credit(event)
+        if isinstance(event, CutForDeal):
+            self._cuts += 1
+            low = min(c.rank for c in event.cards)
+            lowest = tuple(s for s, c in zip(event.seats, event.cards, strict=True) if c.rank == low)
+            if len(lowest) == 1:
+                self._first_dealer = lowest[0]
+            else:
+                self._cutting = lowest
+        elif isinstance(event, GameStarted):
+            self._game_no = event.game
+            self._deal_no = 0
+            self._dealer = event.dealer
+            self._scores = [0] * self.rules.sides
+            self._phase = Phase.THREE_FOR_LAST if self.rules.three_for_last else Phase.DEAL
+        elif isinstance(event, ThreeForLast):
+            self._phase = Phase.DEAL
+        elif isinstance(event, Dealt):
+            self._deal_no = event.deal
+            self._dealer = event.dealer
+            self._hands = [list(h) for h in event.hands]
+            self._crib = list(event.crib)
+            self._stock = list(event.stock)
+            self._discards = [None] * n
+            if self.rules.shape.dealer_discard == 0:
+                self._discards[event.dealer] = ()
+            self._kept = [() for _ in range(n)]
+            self._starter = None
+            self._played = [[] for _ in range(n)]
+            self._count = 0
+            self._series = []
+            self._out = set()
+            self._turn = None
+            self._last_player = None
+            self._last_card_scored = False
+            self._phase = Phase.DISCARD
+        elif isinstance(event, Discarded):
+            for card in event.cards:
+                self._hands[event.seat].remove(card)
+            self._crib.extend(event.cards)
+            self._discards[event.seat] = event.cards
+            if all(d is not None for d in self._discards):
+                self._kept = [tuple(h) for h in self._hands]
+                self._phase = Phase.STARTER
+        elif isinstance(event, StarterCut):
+            self._starter = event.card
+            self._stock.remove(event.card)
+            if event.card.rank is Rank.JACK:
+                self._phase = Phase.HIS_HEELS
+            else:
+                self._start_play()
+        elif isinstance(event, HisHeels):
+            self._start_play()
+        elif isinstance(event, Played):
+            self._hands[event.seat].remove(event.card)
+            self._played[event.seat].append(event.card)
+            self._series.append((event.seat, event.card))
+            self._count = event.count
+            self._last_player = event.seat
+            self._turn = None if event.count == 31 else self._next_active(event.seat)
+        elif isinstance(event, SaidGo):
+            self._out.add(event.seat)
+            self._turn = self._next_active(event.seat)
+        elif isinstance(event, LastCard):
+            self._last_card_scored = True
+        elif isinstance(event, SeriesEnded):
+            self._count = 0
+            self._series = []
+            self._out = set()
+            self._last_card_scored = False
+            leader = self._next_active(self._last_player) if self._last_player is not None else None
+            if leader is None or self.rules.single_series:
+                self._phase = Phase.PLAY_ENDED
+            self._turn = leader
+        elif isinstance(event, PlayEnded):
+            self._turn = None
+            self._show = [((self._dealer + step) % n, False) for step in range(1, n + 1)]
+            self._show.append((self._dealer, True))
+            self._phase = Phase.SHOW
+        elif isinstance(event, CountRequested):
+            self._phase = Phase.COUNT
+        elif isinstance(event, HandShown):
+            self._show.pop(0)
+            self._phase = Phase.SHOW
+        elif isinstance(event, GameWon):
+            self._match = list(event.match_scores)
+            self._winner = event.side
+            self._phase = Phase.GAME_OVER
+        elif isinstance(event, MatchWon):
+            self._phase = Phase.MATCH_OVER
+
+    def _start_play(self) -> None:
+        self._phase = Phase.PLAY
+        self._turn = self._next_active(self._dealer)
+
+    def _next_active(self, after: int) -> int | None:
+        """The first seat clockwise after ``after`` (ending with ``after`` itself) that holds cards and has not
+        said go in this series."""
+        n = self.rules.players
+        for step in range(1, n + 1):
+            seat = (after + step) % n
+            if self._hands[seat] and seat not in self._out:
+                return seat
+        return None
+
+    # ----------------------------------------------------------------- saving and replaying
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to rebuild this game: version, rules, names, seed, settings and the log."""
+        return {
+            "audiocrib": SAVE_VERSION,
+            "rules": self.rules.to_json(),
+            "names": list(self.names),
+            "seed": self.seed,
+            "manual_seats": sorted(self.manual_seats),
+            "auto_go": self.auto_go,
+            "events": [event_to_json(e) for e in self._log],
+        }
+
+    def dumps(self) -> str:
+        """`to_json` as text."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a game from `to_json`'s output by replaying its log; raise `SaveError` if it is unreadable."""
+        try:
+            if not isinstance(data, dict):
+                raise ValueError("not an object")
+            if data.get("audiocrib") != SAVE_VERSION:
+                raise SaveError("This saved game is from another version of audiocrib.")
+            rules = Rules.from_json(dict(data["rules"]))
+            events = [event_from_json(e) for e in data["events"]]
+            game = cls(
+                rules,
+                names=[str(x) for x in data["names"]],
+                seed=int(data["seed"]),
+                manual_seats=[int(s) for s in data.get("manual_seats", [])],
+                auto_go=bool(data.get("auto_go", True)),
+                _events=events,
+            )
+        except SaveError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise SaveError("This saved game is damaged and cannot be read.") from error
+        return game
+
+    @classmethod
+    def loads(cls, text: str) -> Game:
+        """`from_json` from text."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise SaveError("This saved game is damaged and cannot be read.") from error
+        return cls.from_json(data)
+
+    def replayed(self) -> Game:
+        """A new game built by replaying this game's log from the start."""
+        return Game(self.rules, self.names, self.seed, self.manual_seats, self.auto_go, _events=self._log)
+
+    def state_key(self) -> tuple[object, ...]:
+        """Everything that makes up the state, for comparing two games."""
+        return (
+            self.rules, self.names, self.seed, self.manual_seats, self.auto_go, self._phase, self._cutting,
+            self._cuts, self._first_dealer, self._game_no, self._deal_no, self._dealer, tuple(self._scores),
+            tuple(self._match), tuple(map(tuple, self._hands)), tuple(self._kept), tuple(self._discards),
+            tuple(self._crib), tuple(self._stock), self._starter, self._count, tuple(self._series),
+            tuple(map(tuple, self._played)), frozenset(self._out), self._turn, self._last_player,
+            self._last_card_scored, tuple(self._show), self._winner, tuple(self._log),
+        )
+
