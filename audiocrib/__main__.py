@@ -1,0 +1,7 @@
+"""``python -m audiocrib`` runs the same command as ``audiocrib``."""
+
+import sys
+
+from audiocrib.cli import main
+
+sys.exit(main())

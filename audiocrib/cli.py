@@ -1,0 +1,89 @@
+"""The ``audiocrib`` command: ``score`` a hand, print the exhaustive ``table`` of hands or cribs.
+
+Every error is one sentence on stderr and exit status 2.
+
+>>> main(["score", "7H", "8H", "8C", "2D", "--starter", "5S"])
+fifteen for 2: 7H 8C (running total 2)
+fifteen for 2: 7H 8H (running total 4)
+fifteen for 2: 2D 5S 8C (running total 6)
+fifteen for 2: 2D 5S 8H (running total 8)
+a pair for 2: 8C 8H (running total 10)
+said: fifteen two, fifteen four, fifteen six, fifteen eight, and a pair is ten
+total: 10
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from audiocrib import __version__
+from audiocrib.cards import Card, cards_text, parse_cards
+from audiocrib.errors import AudiocribError
+from audiocrib.scoring import score_hand
+from audiocrib.tables import table_lines
+from audiocrib.words import count_aloud, item_phrase
+
+__all__ = ["main"]
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message[0].upper() + message[1:].rstrip(".") + ".")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="audiocrib", description="Cribbage played by ear.")
+    parser.add_argument("--version", action="version", version=f"audiocrib {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    score = commands.add_parser("score", help="count a hand or crib: audiocrib score 5H 5D 5S JC --starter 5C")
+    score.add_argument("cards", nargs="+", help="3, 4 or 5 cards, like 5H TD 10d jc")
+    score.add_argument("--starter", required=True, help="the starter card")
+    score.add_argument("--crib", action="store_true", help="count it as a crib (a flush needs the starter too)")
+    score.add_argument("--json", action="store_true", help="print JSON")
+
+    table = commands.add_parser("table", help="the exact score distribution of all 12,994,800 hands or cribs")
+    table.add_argument("which", choices=["hands", "cribs"], help="hands or cribs")
+    return parser
+
+
+def _score(args: argparse.Namespace) -> int:
+    hand = parse_cards(args.cards)
+    starter = Card.parse(args.starter)
+    score = score_hand(hand, starter, crib=args.crib)
+    if args.json:
+        print(json.dumps(score.to_json()))
+        return 0
+    running = 0
+    for item in score.items:
+        running += item.points
+        print(f"{item_phrase(item)} for {item.points}: {cards_text(item.cards)} (running total {running})")
+    print(f"said: {count_aloud(score)}")
+    print(f"total: {score.total}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command == "score":
+            return _score(args)
+        if args.command == "table":
+            print("\n".join(table_lines(crib=args.which == "cribs")))
+            return 0
+        parser.print_help()
+        return 0
+    except (_UsageError, AudiocribError) as error:
+        print(f"audiocrib: {error}", file=sys.stderr)
+        return 2
