@@ -66,8 +66,8 @@ def count_aloud(score: Score) -> str:
 
     >>> from audiocrib.cards import Card, parse_cards
     >>> from audiocrib.scoring import score_hand
-    >>> count_aloud(score_hand(parse_cards("5H 5D 5S JC"), Card.parse("5C")))[-40:]
-    'double pair royal is twenty-eight, and nobs is twenty-nine'
+    >>> count_aloud(score_hand(parse_cards("5H 5D 5S JC"), Card.parse("5C")))[-60:]
+    'a double pair royal is twenty-eight, and nobs is twenty-nine'
     """
     if not score.items:
         return "nineteen: nothing"
