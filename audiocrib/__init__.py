@@ -7,21 +7,29 @@ from __future__ import annotations
 
 from audiocrib.cards import DECK, Card, Rank, Suit, parse_cards
 from audiocrib.errors import AudiocribError, CardError, IllegalActionError, RulesError, SaveError
+from audiocrib.game import Game, Phase
+from audiocrib.rules import Rules, Variant
 from audiocrib.scoring import Score, ScoreItem, ScoreKind, score_hand, score_play
+from audiocrib.views import PlayerView
 
 __all__ = [
     "DECK",
     "AudiocribError",
     "Card",
     "CardError",
+    "Game",
     "IllegalActionError",
+    "Phase",
+    "PlayerView",
     "Rank",
+    "Rules",
     "RulesError",
     "SaveError",
     "Score",
     "ScoreItem",
     "ScoreKind",
     "Suit",
+    "Variant",
     "parse_cards",
     "score_hand",
     "score_play",

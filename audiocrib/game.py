@@ -648,6 +648,25 @@ class Game:
             raise SaveError("This saved game is damaged and cannot be read.") from error
         return cls.from_json(data)
 
+    @classmethod
+    def from_events(
+        cls,
+        events: Iterable[Event],
+        rules: Rules | None = None,
+        names: Sequence[str] | None = None,
+        seed: int = 0,
+        manual_seats: Iterable[int] = (),
+        auto_go: bool = True,
+    ) -> Game:
+        """A game whose log begins with ``events``, carried on to its next decision.
+
+        A saved log rests at a decision already, so nothing is added; a hand-made log (a stacked deal in a
+        test or a practice drill) goes on from where it stops.
+        """
+        game = cls(rules, names, seed, manual_seats, auto_go, _events=events)
+        game._advance()
+        return game
+
     def replayed(self) -> Game:
         """A new game built by replaying this game's log from the start."""
         return Game(self.rules, self.names, self.seed, self.manual_seats, self.auto_go, _events=self._log)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 
@@ -21,7 +23,6 @@ from audiocrib.events import (
     LastCard,
     MatchWon,
     Played,
-    PlayEnded,
     PointsGiven,
     SaidGo,
     SeriesEnded,
@@ -298,7 +299,7 @@ class TestDeal:
                 break
         else:
             pytest.fail("no tie in 300 seeds")
-        for earlier, later in zip(cuts, cuts[1:], strict=False):
+        for earlier, later in pairwise(cuts):
             low = min(c.rank for c in earlier.cards)
             tied = tuple(s for s, c in zip(earlier.seats, earlier.cards, strict=True) if c.rank == low)
             assert len(tied) > 1 and later.seats == tied
@@ -453,11 +454,11 @@ class TestShow:
 class TestManualCounting:
     """rules.md, "Manual counting": every settlement, for two players, teams and individuals."""
 
-    HANDS = ["7H 8H 8C 2D QS KS", "AC 3C 9D TD 4S 6S"]
+    HANDS = ("7H 8H 8C 2D QS KS", "AC 3C 9D TD 4S 6S")
 
     def _to_count(self, rules: Rules, hands: list[str] | None = None, dealer: int = 1,
                   scores: tuple[int, ...] = ()) -> Game:
-        hands = hands or self.HANDS
+        hands = hands or list(self.HANDS)
         game = stacked(hands, dealer=dealer, rules=rules, manual_seats=[0], scores=scores)
         discards = [""] * rules.players
         for seat, hand in enumerate(hands):
@@ -537,7 +538,7 @@ class TestManualCounting:
         assert game.counting == (1, False)
         events = game.apply(ClaimCount(1, 0))
         if any(isinstance(e, PointsGiven) for e in events):
-            assert [e for e in events if isinstance(e, PointsGiven)][0].seat == 2
+            assert next(e for e in events if isinstance(e, PointsGiven)).seat == 2
 
     def test_crib_is_counted_by_hand_too(self) -> None:
         game = self._to_count(Rules(manual_counting=True), dealer=0)
@@ -573,7 +574,7 @@ class TestManualCounting:
         game = self._to_count(Rules(manual_counting=True))
         self._play_out(game)
         before = game.state_key()
-        with pytest.raises(IllegalActionError, match="A count for 4 cards and the starter is from 0 to 29."):
+        with pytest.raises(IllegalActionError, match=re.escape("A count for 4 cards and the starter is from 0 to 29.")):
             game.apply(ClaimCount(0, 30))
         with pytest.raises(IllegalActionError):
             game.apply(ClaimCount(0, -1))
@@ -635,7 +636,7 @@ class TestIllegalActions:
 
     def test_after_the_match(self) -> None:
         game = play_out(Game(Rules(target=31), seed=1), random.Random(1))
-        with pytest.raises(IllegalActionError, match="The match is over."):
+        with pytest.raises(IllegalActionError, match=re.escape("The match is over.")):
             game.apply(Go(0))
         assert not game.can(Go(0))
 

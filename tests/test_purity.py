@@ -1,0 +1,55 @@
+"""The rules engine imports no UI, speech or sound library, and its values are frozen."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import audiocrib.actions
+import audiocrib.events
+from audiocrib.cards import Card
+from audiocrib.rules import Rules
+from audiocrib.scoring import Score, ScoreItem
+
+ENGINE = ["cards", "errors", "scoring", "tables", "rules", "events", "actions", "game", "views", "words"]
+FORBIDDEN = {"prompt_toolkit", "accessible_output2", "pyttsx3", "miniaudio", "speechd", "platformdirs"}
+PACKAGE = pathlib.Path(audiocrib.events.__file__).parent
+
+
+@pytest.mark.parametrize("module", ENGINE)
+def test_engine_module_imports_only_the_standard_library_and_itself(module: str) -> None:
+    tree = ast.parse((PACKAGE / f"{module}.py").read_text())
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        for name in names:
+            top = name.split(".")[0]
+            assert top in sys.stdlib_module_names or top == "audiocrib", f"{module} imports {name}"
+            assert top not in FORBIDDEN
+
+
+def test_importing_the_engine_loads_no_ui_library() -> None:
+    code = (
+        "import sys, audiocrib, audiocrib.game, audiocrib.views, audiocrib.tables, audiocrib.words;"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(FORBIDDEN)!r}))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "cls",
+    [Card, Score, ScoreItem, Rules, *audiocrib.events.EVENT_TYPES.values(),
+     *audiocrib.actions.ACTION_TYPES.values()],
+)
+def test_values_are_frozen(cls: type) -> None:
+    assert dataclasses.is_dataclass(cls)
+    assert cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
