@@ -27,7 +27,7 @@ from typing import Any
 
 from audiocrib.actions import Action, ClaimCount, CountTimeout, Discard, Go, Play
 from audiocrib.cards import DECK, Card, Rank, spoken_list
-from audiocrib.errors import IllegalActionError, SaveError
+from audiocrib.errors import IllegalActionError, RulesError, SaveError
 from audiocrib.events import (
     CountRequested,
     CutForDeal,
@@ -105,11 +105,11 @@ class Game:
             f"Player {i + 1}" for i in range(n)
         )
         if len(self.names) != n:
-            raise IllegalActionError(f"This table needs {n} names, not {len(self.names)}.")
+            raise RulesError(f"This table needs {n} names, not {len(self.names)}.")
         self.seed: int = seed if seed is not None else secrets.randbits(63)
         self.manual_seats = frozenset(manual_seats) if self.rules.manual_counting else frozenset()
         if any(not 0 <= s < n for s in self.manual_seats):
-            raise IllegalActionError("A manual counter must be one of the table's seats.")
+            raise RulesError("A manual counter must be one of the table's seats.")
         self.auto_go = auto_go
         self._log: list[Event] = []
         self._seen: list[list[Event]] = [[] for _ in range(n)]
@@ -296,6 +296,8 @@ class Game:
         elif isinstance(action, ClaimCount | CountTimeout):
             if self._phase is not Phase.COUNT or self._show[0][0] != seat:
                 raise IllegalActionError("Nobody is waiting for you to count a hand.")
+            if isinstance(action, CountTimeout) and self.rules.count_timer is None:
+                raise IllegalActionError("There is no counting timer at this table.")
             if isinstance(action, ClaimCount):
                 n = len(self._show_cards(*self._show[0]))
                 top = MAX_SCORE[n]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -9,6 +10,8 @@ from collections import Counter
 from itertools import pairwise
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from audiocrib import DECK, Card, IllegalActionError, RulesError, SaveError, parse_cards
 from audiocrib.actions import ClaimCount, CountTimeout, Discard, Go, Play
@@ -116,6 +119,33 @@ def test_random_games_keep_every_invariant(rules: Rules) -> None:
         winner = game.events[-1]
         assert isinstance(winner, MatchWon)
         assert game.scores[winner.side] >= rules.target
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(TABLES), st.integers(0, 2**63 - 1), st.integers(0, 2**32), st.booleans())
+def test_any_table_seed_and_choices_keep_every_invariant(rules: Rules, seed: int, choices: int,
+                                                          manual: bool) -> None:
+    """Hypothesis: whatever the table, the shuffle and the players' choices, the invariants hold."""
+    if manual:
+        rules = dataclasses.replace(rules, manual_counting=True, count_timer=30)
+    game = Game(rules, seed=seed, manual_seats=[0] if manual else [])
+    invariants = Invariants(game)
+    rng = random.Random(choices)
+
+    def step(g: Game, action: object) -> None:
+        invariants(g, action)
+
+    while not game.over:
+        if game.phase is Phase.COUNT:
+            seat, _ = game.counting or (0, False)
+            roll = rng.random()
+            action = CountTimeout(seat) if roll < 0.2 else ClaimCount(seat, rng.randint(0, 12))
+        else:
+            action = random_action(game, rng)
+        game.apply(action)
+        step(game, action)
+    _check_game_end_exactly_at_target(game)
+    assert Game.loads(game.dumps()).state_key() == game.state_key()
 
 
 @pytest.mark.parametrize("rules", TABLES, ids=[r.describe() for r in TABLES])
@@ -574,6 +604,8 @@ class TestManualCounting:
         game = self._to_count(Rules(manual_counting=True))
         self._play_out(game)
         before = game.state_key()
+        with pytest.raises(IllegalActionError, match="There is no counting timer at this table"):
+            game.apply(CountTimeout(0))
         with pytest.raises(IllegalActionError, match=re.escape("A count for 4 cards and the starter is from 0 to 29.")):
             game.apply(ClaimCount(0, 30))
         with pytest.raises(IllegalActionError):
