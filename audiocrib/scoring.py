@@ -133,11 +133,12 @@ def _check_distinct(cards: Sequence[Card]) -> None:
 
 def _fifteens(cards: Sequence[Card]) -> list[ScoreItem]:
     ordered = sorted(cards)
+    values = [c.value for c in ordered]
     items = []
     for size in range(2, len(ordered) + 1):
-        for combo in combinations(ordered, size):
-            if sum(c.value for c in combo) == 15:
-                items.append(ScoreItem(ScoreKind.FIFTEEN, combo, 2))
+        for combo in combinations(range(len(ordered)), size):
+            if sum(values[i] for i in combo) == 15:
+                items.append(ScoreItem(ScoreKind.FIFTEEN, tuple(ordered[i] for i in combo), 2))
     return items
 
 
