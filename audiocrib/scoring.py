@@ -40,9 +40,10 @@ HAND_SIZES = (3, 4, 5)
 MAX_SCORE = {3: 20, 4: 29, 5: 46}
 """The best possible count of a hand or crib of 3, 4 or 5 cards with the starter.
 
-Derived exhaustively in ``tests/test_scoring.py``: 5-5-5 with a 5 starter (20); 5-5-5-J with the fourth 5 of the
-jack's suit (29); 4-4-5-5-6 with a 6 or 4 starter (46: eight runs of three, three pairs, eight fifteens). The
-PlayRoom page gives 39 for five cards (5-5-5-5-J-J), which is beaten.
+Derived by exhaustive search in ``tests/test_max_scores.py``: 5-5-5 with a 5 starter (20); 5-5-5-J with the
+fourth 5 of the jack's suit (29); 4-4-5-5-6 with a 6 starter, or 4-5-5-6-6 with a 4 (46: eight runs of three,
+three pairs, eight fifteens). The PlayRoom page gives 39 for five cards (5-5-5-J-J with the fourth 5), which is
+beaten.
 """
 
 
