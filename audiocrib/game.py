@@ -396,12 +396,22 @@ class Game:
     def _rng(self, *parts: object) -> random.Random:
         return random.Random("/".join(str(p) for p in (self.seed, *parts)))
 
+    def _shuffled(self, *parts: object) -> list[Card]:
+        """The deck shuffled for ``parts``: Fisher-Yates on ``getrandbits``, which every Python version keeps,
+        where ``random.shuffle``'s and ``sample``'s algorithms are not promised to stay the same."""
+        rng = self._rng(*parts)
+        deck = list(DECK)
+        for i in range(len(deck) - 1, 0, -1):
+            j = _below(rng, i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck
+
     def _next_automatic(self) -> Event | None:
         n = self.rules.players
         phase = self._phase
         if phase is Phase.CUT_FOR_DEAL:
             if self._first_dealer is None:
-                cards = tuple(self._rng("cut", self._cuts).sample(DECK, len(self._cutting)))
+                cards = tuple(self._shuffled("cut", self._cuts)[: len(self._cutting)])
                 return CutForDeal(self._cutting, cards)
             return GameStarted(1, self._first_dealer)
         if phase is Phase.GAME_OVER:
@@ -411,7 +421,7 @@ class Game:
         if phase is Phase.DEAL:
             return self._deal(self._deal_no + 1, self._dealer)
         if phase is Phase.STARTER:
-            index = self._rng(self._game_no, self._deal_no, "starter").randrange(len(self._stock))
+            index = _below(self._rng(self._game_no, self._deal_no, "starter"), len(self._stock))
             return StarterCut((self._dealer - 1) % n, self._stock[index])
         if phase is Phase.HIS_HEELS:
             return HisHeels(self._dealer)
@@ -443,8 +453,7 @@ class Game:
     def _deal(self, number: int, dealer: int) -> Dealt:
         n = self.rules.players
         shape = self.rules.shape
-        deck = list(DECK)
-        self._rng(self._game_no, number, "deal").shuffle(deck)
+        deck = self._shuffled(self._game_no, number, "deal")
         hands: list[list[Card]] = [[] for _ in range(n)]
         # One card at a time, from the dealer's left, to each player who still needs one.
         needed = [shape.dealt_to(s == dealer) for s in range(n)]
@@ -632,7 +641,7 @@ class Game:
                 names=[str(x) for x in data["names"]],
                 seed=int(data["seed"]),
                 manual_seats=[int(s) for s in data.get("manual_seats", [])],
-                auto_go=bool(data.get("auto_go", True)),
+                auto_go=_flag(data.get("auto_go", True)),
                 _events=events,
             )
         except SaveError:
@@ -684,3 +693,18 @@ class Game:
             self._last_card_scored, tuple(self._show), self._winner, tuple(self._log),
         )
 
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """A uniform number in ``range(n)`` from ``getrandbits`` by rejection, stable across Python versions."""
+    bits = n.bit_length()
+    while True:
+        value = rng.getrandbits(bits)
+        if value < n:
+            return value
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("expected true or false")
+    return value

@@ -776,3 +776,14 @@ def test_starter_cut_event_names_the_cutter_on_the_dealers_right() -> None:
         game.apply(Discard(seat, game.hand(seat)[:1]))
     cut = next(e for e in game.events if isinstance(e, StarterCut))
     assert cut.cutter == (game.dealer - 1) % 4
+
+
+def test_a_seed_deals_the_same_cards_on_every_python() -> None:
+    """Golden deal: the dealing is built on getrandbits, which Python keeps stable; a change to it shows here."""
+    game = Game(Rules(), seed=20261122)
+    cut = game.events[0]
+    assert isinstance(cut, CutForDeal) and cut.cards == parse_cards("5D AH")
+    dealt = next(e for e in game.events if isinstance(e, Dealt))
+    assert dealt.dealer == 1
+    assert dealt.hands == (parse_cards("9H 8D QD 2S 9S 7H"), parse_cards("2H 2C 4D 6S AS AC"))
+    assert dealt.stock[:5] == parse_cards("KC 3C KH 6D AD")
