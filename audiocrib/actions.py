@@ -1,5 +1,6 @@
 """What a player can do: frozen values that the game checks before it applies them.
 
+>>> from audiocrib.cards import parse_cards
 >>> Play(seat=0, card=Card.parse("7C"))
 Play(seat=0, card=Card.parse('7C'))
 >>> action_from_json(action_to_json(Discard(1, parse_cards("5H 5D")))) == Discard(1, parse_cards("5H 5D"))
@@ -8,11 +9,11 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from audiocrib.cards import Card, parse_cards
+from audiocrib.cards import Card
+from audiocrib.codec import record_from_json, record_to_json
 
 __all__ = [
     "ACTION_TYPES",
@@ -78,32 +79,9 @@ ACTION_TYPES: dict[str, type[Action]] = {c.kind: c for c in (Discard, Play, Go, 
 
 def action_to_json(action: Action) -> dict[str, Any]:
     """A JSON-ready dict: ``{"kind": "play", "seat": 0, "card": "7C"}``."""
-    data: dict[str, Any] = {"kind": action.kind}
-    for f in dataclasses.fields(action):
-        value = getattr(action, f.name)
-        if isinstance(value, Card):
-            value = str(value)
-        elif isinstance(value, tuple):
-            value = [str(c) for c in value]
-        data[f.name] = value
-    return data
+    return record_to_json(action)
 
 
 def action_from_json(data: dict[str, Any]) -> Action:
     """The inverse of `action_to_json`; raises `ValueError` on anything malformed."""
-    cls = ACTION_TYPES.get(str(data.get("kind")))
-    if cls is None:
-        raise ValueError(f"unknown action kind {data.get('kind')!r}")
-    seat = data.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise ValueError("an action needs a seat number")
-    if cls is Discard:
-        return Discard(seat, parse_cards([str(c) for c in data.get("cards", [])]))
-    if cls is Play:
-        return Play(seat, Card.parse(str(data.get("card"))))
-    if cls is ClaimCount:
-        points = data.get("points")
-        if not isinstance(points, int) or isinstance(points, bool):
-            raise ValueError("a claim needs a whole number of points")
-        return ClaimCount(seat, points)
-    return cls(seat)
+    return record_from_json(ACTION_TYPES, data, "action")

@@ -4,6 +4,8 @@ The log is the single source for what the shell says, what computer players read
 what a replay plays. Some events carry cards that only some players may see; `Event.seen_by` returns the event
 as one seat sees it.
 
+>>> from audiocrib.cards import parse_cards
+>>> from audiocrib.scoring import score_play
 >>> e = Played(seat=1, card=Card.parse("5S"), count=15, score=score_play(parse_cards("TH 5S")))
 >>> e.points, e.scorer
 (2, 1)
@@ -14,13 +16,12 @@ True
 from __future__ import annotations
 
 import dataclasses
-import types
-import typing
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
-from audiocrib.cards import Card, parse_cards
-from audiocrib.scoring import Score, score_play
+from audiocrib.cards import Card
+from audiocrib.codec import record_from_json, record_to_json
+from audiocrib.scoring import Score
 
 __all__ = [
     "EVENT_TYPES",
@@ -289,77 +290,12 @@ EVENT_TYPES: dict[str, type[Event]] = {
 """Every event class by its ``kind``."""
 
 
-def _encode(value: Any) -> Any:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Score):
-        return value.to_json()
-    if isinstance(value, tuple):
-        return [_encode(v) for v in value]
-    return value
-
-
-def _decode(tp: Any, value: Any) -> Any:
-    origin = typing.get_origin(tp)
-    if tp is Card:
-        return Card.parse(value)
-    if tp is Score:
-        return Score.from_json(value)
-    if origin is tuple:
-        (inner, _ellipsis) = typing.get_args(tp)
-        if inner is Card:
-            return parse_cards([str(v) for v in value])
-        return tuple(_decode(inner, v) for v in value)
-    if origin in (Union, types.UnionType):
-        if value is None:
-            return None
-        (inner,) = [a for a in typing.get_args(tp) if a is not type(None)]
-        return _decode(inner, value)
-    if tp is bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"expected true or false, got {value!r}")
-        return value
-    if tp is int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"expected a whole number, got {value!r}")
-        return value
-    if tp is str:
-        if not isinstance(value, str):
-            raise ValueError(f"expected text, got {value!r}")
-        return value
-    raise TypeError(f"cannot decode {tp}")  # pragma: no cover
-
-
 def event_to_json(event: Event) -> dict[str, Any]:
     """A JSON-ready dict: ``{"kind": "played", "seat": 1, ...}``."""
-    data: dict[str, Any] = {"kind": event.kind}
-    for f in dataclasses.fields(event):
-        data[f.name] = _encode(getattr(event, f.name))
-    return data
-
-
-_HINTS: dict[type[Event], dict[str, Any]] = {}
+    return record_to_json(event)
 
 
 def event_from_json(data: dict[str, Any]) -> Event:
     """The inverse of `event_to_json`; raises `ValueError` on anything malformed."""
-    cls = EVENT_TYPES.get(str(data.get("kind")))
-    if cls is None:
-        raise ValueError(f"unknown event kind {data.get('kind')!r}")
-    hints = _HINTS.get(cls)
-    if hints is None:
-        hints = _HINTS[cls] = typing.get_type_hints(cls)
-    kwargs = {}
-    for f in dataclasses.fields(cls):
-        if f.name in data:
-            kwargs[f.name] = _decode(hints[f.name], data[f.name])
-        elif f.default is dataclasses.MISSING:
-            raise ValueError(f"a {cls.kind} event needs {f.name}")
-    extra = set(data) - {f.name for f in dataclasses.fields(cls)} - {"kind"}
-    if extra:
-        raise ValueError(f"a {cls.kind} event has unknown fields {sorted(extra)}")
-    return cls(**kwargs)
+    return record_from_json(EVENT_TYPES, data, "event")
 
-
-# Keep doctest names available without exporting them.
-_ = (parse_cards, score_play)

@@ -16,7 +16,7 @@ from audiocrib.cards import Card
 from audiocrib.rules import Rules
 from audiocrib.scoring import Score, ScoreItem
 
-ENGINE = ["cards", "errors", "scoring", "tables", "rules", "events", "actions", "game", "views", "words"]
+ENGINE = ["cards", "errors", "scoring", "tables", "rules", "codec", "events", "actions", "game", "views", "words"]
 FORBIDDEN = {"prompt_toolkit", "accessible_output2", "pyttsx3", "miniaudio", "speechd", "platformdirs"}
 PACKAGE = pathlib.Path(audiocrib.events.__file__).parent
 
