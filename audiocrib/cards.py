@@ -101,6 +101,13 @@ class Card:
     rank: Rank
     suit: Suit
 
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "rank", Rank(self.rank))
+            object.__setattr__(self, "suit", Suit(self.suit))
+        except ValueError:
+            raise CardError(f"There is no card of rank {self.rank!r} and suit {self.suit!r}.") from None
+
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read one card in notation (``"5h"``, ``"TD"``, ``"10d"``); raise `CardError` if it is not a card."""
@@ -112,7 +119,7 @@ class Card:
         if match is None:
             shown = cleaned if cleaned else "an empty entry"
             raise CardError(
-                f"{shown!s} is not a card. Write a rank, A 2 to 9 T J Q K, then a suit, C D H or S, like 5H."
+                f"{shown!s} is not a card: write a rank (A, 2 to 9, T, J, Q or K) then a suit (C, D, H or S), like 5H."
             )
         rank_text, suit_text = match.groups()
         rank = Rank(10) if rank_text == "10" else Rank(_RANK_LETTERS.index(rank_text.upper()) + 1)
@@ -150,8 +157,16 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     ...
     audiocrib.errors.CardError: The five of hearts is given twice.
     """
-    parts = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else list(text)
-    cards = tuple(Card.parse(p) for p in parts if p)
+    if isinstance(text, str):
+        parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
+    else:
+        parts = []
+        for entry in text:
+            pieces = [p for p in re.split(r"[\s,]+", str(entry).strip()) if p]
+            if not pieces:
+                raise CardError("An empty entry is not a card.")
+            parts += pieces
+    cards = tuple(Card.parse(p) for p in parts)
     seen: set[Card] = set()
     for card in cards:
         if card in seen:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -35,9 +36,33 @@ class _UsageError(Exception):
     pass
 
 
+_CHOICE = re.compile(r"argument (\w+): invalid choice: '([^']*)'")
+
+
+def _sentence(message: str) -> str:
+    """argparse's complaint as one sentence that reads well aloud."""
+    if message.startswith("the following arguments are required:"):
+        missing = message.split(":", 1)[1]
+        if "cards" in missing:
+            return "Give 3, 4 or 5 cards and the starter, like: audiocrib score 5H 5D 5S JC --starter 5C."
+        if "--starter" in missing:
+            return "Give the starter with --starter, like --starter 5C."
+        if "which" in missing:
+            return "Say which table: audiocrib table hands, or audiocrib table cribs."
+    choice = _CHOICE.match(message)
+    if choice is not None:
+        what, given = choice.groups()
+        if what == "which":
+            return f"There is no table of {given}; say hands or cribs."
+        return f"{given} is not a command; the commands are score and table."
+    if message.startswith("unrecognized arguments:"):
+        return f"audiocrib does not know {message.split(':', 1)[1].strip()}."
+    return message[0].upper() + message[1:].rstrip(".") + "."
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise _UsageError(message[0].upper() + message[1:].rstrip(".") + ".")
+        raise _UsageError(_sentence(message))
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -234,6 +234,7 @@ class Game:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now: their own cards and what is public."""
+        self._check_seat(seat)
         seen = self._seen[seat]
         seen.extend(e.seen_by(seat) for e in self._log[len(seen):])
         return make_view(self, seat, tuple(seen))
@@ -273,8 +274,7 @@ class Game:
     def verify(self, action: Action) -> None:
         """Raise `IllegalActionError` with a sentence that reads well aloud if ``action`` is not allowed now."""
         seat = action.seat
-        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
-            raise IllegalActionError(f"There is no seat {seat} at this table.")
+        self._check_seat(seat)
         if self._phase is Phase.MATCH_OVER:
             raise IllegalActionError("The match is over.")
         if isinstance(action, Discard):
@@ -282,6 +282,8 @@ class Game:
         elif isinstance(action, Play):
             self._verify_turn(seat, "play a card")
             card = action.card
+            if not isinstance(card, Card):
+                raise IllegalActionError("That is not a card.")
             if card not in self._hands[seat]:
                 raise IllegalActionError(f"You do not hold the {card.name}.")
             if self._count + card.value > 31:
@@ -312,9 +314,15 @@ class Game:
         seat = action.seat
         if self._phase is not Phase.DISCARD:
             raise IllegalActionError("It is not time to lay cards away to the crib.")
+        needed = self.rules.shape.discards_of(seat == self._dealer)
+        if needed == 0:
+            raise IllegalActionError(
+                f"The dealer lays nothing away at a table of {self.rules.players}; the crib is the others' cards."
+            )
         if self._discards[seat] is not None:
             raise IllegalActionError("You have already laid your cards away.")
-        needed = self.rules.shape.discards_of(seat == self._dealer)
+        if not isinstance(action.cards, tuple | list) or not all(isinstance(c, Card) for c in action.cards):
+            raise IllegalActionError("That is not a card.")
         cards = tuple(action.cards)
         if len(cards) != needed:
             words = {1: "one card", 2: "two cards"}
@@ -327,12 +335,18 @@ class Game:
 
     def _verify_turn(self, seat: int, doing: str) -> None:
         if self._phase is Phase.DISCARD:
-            raise IllegalActionError("Lay your cards away to the crib first.")
+            if self._discards[seat] is None:
+                raise IllegalActionError("Lay your cards away to the crib first.")
+            raise IllegalActionError("Wait for the others to lay their cards away.")
         if self._phase is not Phase.PLAY:
             raise IllegalActionError(f"You cannot {doing} now: the play is over.")
         if self._turn != seat:
             whose = self.names[self._turn] if self._turn is not None else "nobody"
             raise IllegalActionError(f"It is {whose}'s turn to play, not yours.")
+
+    def _check_seat(self, seat: object) -> None:
+        if type(seat) is not int or not 0 <= seat < self.rules.players:
+            raise IllegalActionError("There is no such seat at this table.")
 
     def can(self, action: Action) -> bool:
         """True if ``action`` is allowed now."""
@@ -563,10 +577,10 @@ class Game:
             self._series.append((event.seat, event.card))
             self._count = event.count
             self._last_player = event.seat
-            self._turn = None if event.count == 31 else self._next_active(event.seat)
+            self._turn = None if event.count == 31 else self._next_turn(event.seat)
         elif isinstance(event, SaidGo):
             self._out.add(event.seat)
-            self._turn = self._next_active(event.seat)
+            self._turn = self._next_turn(event.seat)
         elif isinstance(event, LastCard):
             self._last_card_scored = True
         elif isinstance(event, SeriesEnded):
@@ -599,6 +613,15 @@ class Game:
         self._phase = Phase.PLAY
         self._turn = self._next_active(self._dealer)
 
+    def _next_turn(self, after: int) -> int | None:
+        """Whose turn follows ``after`` in the play, or None when the series is over: nobody else can play and
+        the player who laid the last card cannot either (they take the last card without saying go)."""
+        seat = self._next_active(after)
+        if seat is not None and seat == self._last_player:
+            if all(self._count + c.value > 31 for c in self._hands[seat]):
+                return None
+        return seat
+
     def _next_active(self, after: int) -> int | None:
         """The first seat clockwise after ``after`` (ending with ``after`` itself) that holds cards and has not
         said go in this series."""
@@ -628,22 +651,28 @@ class Game:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a game from `to_json`'s output by replaying its log; raise `SaveError` if it is unreadable."""
+        """Rebuild a game from `to_json`'s output; raise `SaveError` if it is unreadable or not a real game.
+
+        The players' moves are read from the log and played again from the seed; the result must be the saved
+        log exactly, so a damaged or edited save is refused rather than loaded into a state no game can reach.
+        """
         try:
             if not isinstance(data, dict):
                 raise ValueError("not an object")
             if data.get("audiocrib") != SAVE_VERSION:
                 raise SaveError("This saved game is from another version of audiocrib.")
             rules = Rules.from_json(dict(data["rules"]))
+            names, seed, manual = data["names"], data["seed"], data.get("manual_seats", [])
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise ValueError("names must be text")
+            if type(seed) is not int or not isinstance(manual, list) or not all(type(s) is int for s in manual):
+                raise ValueError("seed and seats must be whole numbers")
             events = [event_from_json(e) for e in data["events"]]
-            game = cls(
-                rules,
-                names=[str(x) for x in data["names"]],
-                seed=int(data["seed"]),
-                manual_seats=[int(s) for s in data.get("manual_seats", [])],
-                auto_go=_flag(data.get("auto_go", True)),
-                _events=events,
-            )
+            game = cls(rules, names, seed, manual, _flag(data.get("auto_go", True)))
+            for action in _moves(events, game.auto_go):
+                game.apply(action)
+            if game._log != events:
+                raise ValueError("the log is not what these moves give")
         except SaveError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
@@ -708,3 +737,18 @@ def _flag(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError("expected true or false")
     return value
+
+
+def _moves(events: Iterable[Event], auto_go: bool) -> Iterator[Action]:
+    """The players' actions that produced ``events`` (everything else the game does by itself)."""
+    for event in events:
+        if isinstance(event, Discarded):
+            yield Discard(event.seat, event.cards)
+        elif isinstance(event, Played):
+            yield Play(event.seat, event.card)
+        elif isinstance(event, SaidGo) and not auto_go:
+            yield Go(event.seat)
+        elif isinstance(event, HandShown) and event.timed_out:
+            yield CountTimeout(event.seat)
+        elif isinstance(event, HandShown) and event.claimed is not None:
+            yield ClaimCount(event.seat, event.claimed)

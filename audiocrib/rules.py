@@ -85,9 +85,9 @@ class Rules:
 
     ``team_size`` is 1 for each player for themselves, 2 for partnerships (four or six players) and 3 for two
     teams of three (six players). Partners never sit side by side: seat ``s`` plays for side ``s % sides``.
-    ``target`` defaults to the variant's (61, 121 or 181). ``match_games`` is how many game points win the
-    match (a skunk is worth 2, a double skunk 4); 1 is a single game. ``count_timer`` is seconds (15 to 90)
-    for a manual count, or None for no timer.
+    ``target`` 0 (the default) means the variant's usual target (61, 121 or 181). ``match_games`` is how many
+    game points win the match (a skunk is worth 2, a double skunk 4); 1 is a single game. ``count_timer`` is
+    seconds (15 to 90) for a manual count, or None for no timer.
     """
 
     players: int = 2
@@ -101,13 +101,26 @@ class Rules:
     count_timer: int | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "variant", Variant(self.variant))
-        if self.target == 0:
+        try:
+            object.__setattr__(self, "variant", Variant(self.variant))
+        except ValueError:
+            raise RulesError(
+                f"{self.variant} is not a form of cribbage; choose five-card, six-card or seven-card."
+            ) from None
+        for name in ("skunks", "manual_counting", "overcount_penalty"):
+            if type(getattr(self, name)) is not bool:
+                raise RulesError(f"The setting {name.replace('_', ' ')} must be true or false.")
+        for name in ("players", "team_size", "target", "match_games"):
+            if type(getattr(self, name)) is not int:
+                raise RulesError(f"The setting {name.replace('_', ' ')} must be a whole number.")
+        if self.count_timer is not None and type(self.count_timer) is not int:
+            raise RulesError("The counting timer must be a whole number of seconds.")
+        if self.target == 0:  # 0 stands for the variant's usual target
             object.__setattr__(self, "target", _DEFAULT_TARGET[self.variant])
         self._validate()
 
     def _validate(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 6:
+        if not 2 <= self.players <= 6:
             raise RulesError("A table has from 2 to 6 players.")
         if self.variant is Variant.FIVE_CARD and self.players not in (2, 4):
             raise RulesError("Five-card cribbage is played by 2 players, or 4 in two teams of two.")
@@ -124,14 +137,14 @@ class Rules:
             raise RulesError(
                 f"{self.variant.value.capitalize()} cribbage for four players is played in two teams of two."
             )
-        if not isinstance(self.target, int) or not 31 <= self.target <= 1000:
+        if not 31 <= self.target <= 1000:
             raise RulesError("The target must be a number of points from 31 to 1000.")
-        if not isinstance(self.match_games, int) or not 1 <= self.match_games <= 99:
+        if not 1 <= self.match_games <= 99:
             raise RulesError("A match is won with from 1 to 99 game points.")
         if self.count_timer is not None:
             if not self.manual_counting:
                 raise RulesError("The counting timer needs manual counting to be on.")
-            if not isinstance(self.count_timer, int) or not 15 <= self.count_timer <= 90:
+            if not 15 <= self.count_timer <= 90:
                 raise RulesError("The counting timer is from 15 to 90 seconds.")
 
     @property
@@ -214,6 +227,8 @@ class Rules:
     def from_json(cls, data: dict[str, Any]) -> Rules:
         """The inverse of `to_json`; unknown keys are refused."""
         known = set(cls.__dataclass_fields__)
+        if not isinstance(data, dict):
+            raise RulesError("The rules must be a set of named settings.")
         unknown = set(data) - known
         if unknown:
             raise RulesError(f"Unknown rule setting: {', '.join(sorted(unknown))}.")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from audiocrib.cards import Card
-from audiocrib.events import Event, HandShown
+from audiocrib.events import CountRequested, Event, HandShown
 from audiocrib.rules import Rules
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class PlayerView:
     counting: tuple[int, bool] | None
     """``(seat, crib)`` while a manual count is awaited."""
     crib: tuple[Card, ...] | None
-    """The crib, once it has been shown this deal; else None."""
+    """The crib, once it is being counted or has been shown this deal; else None."""
     events: tuple[Event, ...]
 
     @property
@@ -90,11 +90,9 @@ class PlayerView:
 
 def make_view(game: Game, seat: int, events: tuple[Event, ...]) -> PlayerView:
     """Build ``seat``'s view of ``game``; ``events`` is the log already redacted for that seat."""
-    if not 0 <= seat < game.rules.players:
-        raise ValueError(f"There is no seat {seat} at this table.")
     crib: tuple[Card, ...] | None = None
     for event in reversed(events):
-        if isinstance(event, HandShown) and event.crib:
+        if isinstance(event, HandShown | CountRequested) and event.crib:
             crib = event.cards
             break
         if event.kind == "dealt":

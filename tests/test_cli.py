@@ -46,19 +46,40 @@ def test_score_crib_flush_needs_the_starter() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["5H", "5D", "5S", "ZZ", "--starter", "5C"], "ZZ is not a card."),
+        (["5H", "5D", "5S", "ZZ", "--starter", "5C"],
+         "ZZ is not a card: write a rank (A, 2 to 9, T, J, Q or K) then a suit (C, D, H or S), like 5H."),
+        (["", "5D", "5S", "JC", "--starter", "5C"], "An empty entry is not a card."),
         (["5H", "5D", "5S", "5H", "--starter", "5C"], "The five of hearts is given twice."),
         (["5H", "5D", "--starter", "5C"], "A hand to count has 3, 4 or 5 cards, not 2."),
         (["5H", "5D", "5S", "JC", "--starter", "5H"], "The starter, the five of hearts, is also in the hand."),
-        (["5H", "5D", "5S", "JC"], "The following arguments are required: --starter."),
+        (["5H", "5D", "5S", "JC"], "Give the starter with --starter, like --starter 5C."),
+        (["--starter", "5C"], "Give 3, 4 or 5 cards and the starter, like: audiocrib score 5H 5D 5S JC --starter 5C."),
+        (["5H", "5D", "5S", "JC", "--starter", "5C", "--frob"], "audiocrib does not know --frob."),
     ],
 )
 def test_bad_input_is_one_sentence_and_status_2(args: list[str], message: str) -> None:
     result = run("score", *args)
     assert result.returncode == 2
     assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("audiocrib: " + message)
+    assert result.stderr == f"audiocrib: {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["table", "bogus"], "There is no table of bogus; say hands or cribs."),
+        (["table"], "Say which table: audiocrib table hands, or audiocrib table cribs."),
+        (["bogus"], "bogus is not a command; the commands are score and table."),
+    ],
+)
+def test_bad_commands_are_one_sentence(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", f"audiocrib: {message}\n")
+
+
+def test_cards_may_be_separated_by_commas() -> None:
+    result = run("score", "5H,5D", "5S", "JC", "--starter", "5C")
+    assert result.stdout.splitlines()[-1] == "total: 29"
 
 
 @pytest.mark.parametrize(("which", "reference"), [("hands", REFERENCE_HANDS), ("cribs", REFERENCE_CRIBS)])

@@ -472,9 +472,8 @@ class TestAliceAndBobDeal:
             ("play", ALICE, "6H", 28, 3),  # "3 points (run: 5, 6, 7)"
             ("go", BOB),  # Bob "Go"
             ("play", ALICE, "2S", 30, 0),
-            # The text shows only Bob's go; Alice, who cannot lay her 4 on 30, passes too (rules.md: each player
-            # who cannot play says Go), and the last card is hers.
-            ("go", ALICE),
+            # As in the text, only Bob says go: Alice, who laid the last card, cannot lay her 4 on 30 and takes
+            # the point for the last card without saying go herself.
             ("last", ALICE, 30),  # "1 point (for Go < 31)"
             ("play", BOB, "6D", 6, 0),  # the count restarts; Bob, who said go, leads
             ("play", ALICE, "4S", 10, 0),
@@ -544,7 +543,8 @@ class TestFiveCardDeal:
             ("play", BOB, "5D", 22, 0),
             ("play", ALICE, "6D", 28, 3),  # 7, 5, 6: a run of three
             ("go", BOB),  # the 5H would make 33
-            ("go", ALICE),  # "If his opponent can also play no further cards he also says Go"
+            # The classic text has Alice "also say Go"; audiocrib lets the player who laid the last card take it
+            # without a go of their own (as the BGA example shows), which scores the same: docs/rules.md.
             ("last", ALICE, 28),  # "One for Last"; "The Play of the hand is now over"
         ]
 
