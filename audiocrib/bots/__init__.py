@@ -1,0 +1,12 @@
+"""Computer players, from beginner to expert. Each works from its own view only (see `audiocrib.player`)."""
+
+from __future__ import annotations
+
+from audiocrib.bots.base import Bot
+from audiocrib.bots.beginner import Beginner
+from audiocrib.bots.easy import Easy
+
+__all__ = ["LEVELS", "Beginner", "Bot", "Easy"]
+
+LEVELS: dict[str, type[Bot]] = {"beginner": Beginner, "easy": Easy}
+"""The computer players by level name, weakest first."""
