@@ -177,3 +177,45 @@ class TestAnalysis:
             analyse(parse_cards("5H 5S 5C"), 2)
         with pytest.raises(CardError):
             analyse((Card.parse("5H"), Card.parse("5H"), *parse_cards("5C 6D 7S 8H")), 2)
+
+
+class TestMedium:
+    def _view_after(self, hands: list[str], discards: list[str], moves: str, dealer: int = 1) -> PlayerView:
+        from tests.helpers import plays, stacked, start_play
+
+        game = start_play(stacked(hands, dealer=dealer), discards, "AS")
+        if moves:
+            plays(game, moves)
+        assert game.turn is not None
+        return game.view(game.turn)
+
+    def test_does_not_lead_a_five_and_prefers_a_low_lead(self) -> None:
+        from audiocrib.bots import Medium
+
+        view = self._view_after(["5C 9S KH 3D QS JS", "8H 2C 3C 9D 4D 5D"], ["QS JS", "4D 5D"], "")
+        assert view.playable == parse_cards("5C 9S KH 3D")
+        for seed in range(5):
+            assert Medium(seed=seed).play(view) == Card.parse("3D")
+
+    def test_avoids_leaving_twenty_one(self) -> None:
+        from audiocrib.bots import Medium
+
+        # Count 12 after 7C 5H (seat 0 led the seven): the nine would leave 21, the eight 20.
+        view = self._view_after(["7C 2S 9S KH QS JS", "5H 8H 9D 2C 4D 5D"], ["QS JS", "4D 5D"], "0:7C 1:5H")
+        assert view.count == 12 and set(view.playable) == set(parse_cards("2S 9S KH"))
+        for seed in range(5):
+            assert Medium(seed=seed).play(view) != Card.parse("9S")
+
+    def test_takes_the_points_in_front_of_it(self) -> None:
+        from audiocrib.bots import Medium
+
+        view = self._view_after(["7C 2S 9S KH QS JS", "8H 2C 3C 9D 4D 5D"], ["QS JS", "4D 5D"], "0:7C")
+        for seed in range(5):
+            assert Medium(seed=seed).play(view) == Card.parse("8H")
+
+    def test_lays_away_for_the_best_expected_hand(self) -> None:
+        from audiocrib.bots import Medium
+
+        hand = parse_cards("5H 5S 5C JD 4H 6C")
+        thrown = Medium(seed=1).discard(_discard_view(hand))
+        assert set(thrown) == set(parse_cards("4H 6C")) == set(analyse(hand, 2)[0].discard)

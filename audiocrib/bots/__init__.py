@@ -5,8 +5,9 @@ from __future__ import annotations
 from audiocrib.bots.base import Bot
 from audiocrib.bots.beginner import Beginner
 from audiocrib.bots.easy import Easy
+from audiocrib.bots.medium import Medium
 
-__all__ = ["LEVELS", "Beginner", "Bot", "Easy"]
+__all__ = ["LEVELS", "Beginner", "Bot", "Easy", "Medium"]
 
-LEVELS: dict[str, type[Bot]] = {"beginner": Beginner, "easy": Easy}
+LEVELS: dict[str, type[Bot]] = {"beginner": Beginner, "easy": Easy, "medium": Medium}
 """The computer players by level name, weakest first."""
