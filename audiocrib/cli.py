@@ -24,7 +24,9 @@ from typing import NoReturn
 
 from audiocrib import __version__
 from audiocrib.cards import Card, cards_text, parse_cards
-from audiocrib.errors import AudiocribError
+from audiocrib.crib import crib_value
+from audiocrib.discards import analyse
+from audiocrib.errors import AudiocribError, CardError
 from audiocrib.scoring import score_hand
 from audiocrib.tables import table_lines
 from audiocrib.words import count_aloud, item_phrase
@@ -49,12 +51,14 @@ def _sentence(message: str) -> str:
             return "Give the starter with --starter, like --starter 5C."
         if "which" in missing:
             return "Say which table: audiocrib table hands, or audiocrib table cribs."
+    if message.startswith("one of the arguments --dealer --pone is required"):
+        return "Say whose crib it is: --dealer for yours, --pone for your opponent's."
     choice = _CHOICE.match(message)
     if choice is not None:
         what, given = choice.groups()
         if what == "which":
             return f"There is no table of {given}; say hands or cribs."
-        return f"{given} is not a command; the commands are score and table."
+        return f"{given} is not a command; the commands are score, discards and table."
     if message.startswith("unrecognized arguments:"):
         return f"audiocrib does not know {message.split(':', 1)[1].strip()}."
     return message[0].upper() + message[1:].rstrip(".") + "."
@@ -75,6 +79,17 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("--starter", required=True, help="the starter card")
     score.add_argument("--crib", action="store_true", help="count it as a crib (a flush needs the starter too)")
     score.add_argument("--json", action="store_true", help="print JSON")
+
+    discards = commands.add_parser(
+        "discards", help="every way to lay away, best first: audiocrib discards 5H 5S 5C JD 4H 6C --dealer"
+    )
+    discards.add_argument("cards", nargs="+", help="the cards dealt: 5, 6 or 7 of them")
+    role = discards.add_mutually_exclusive_group(required=True)
+    role.add_argument("--dealer", action="store_true", help="the crib is yours")
+    role.add_argument("--pone", action="store_true", help="the crib is your opponent's")
+    discards.add_argument("--lay", type=int, choices=[1, 2], help="how many to lay away (default: 2 from 5 to 7"
+                          " cards dealt to two players; say 1 for tables of three or more)")
+    discards.add_argument("--json", action="store_true", help="print JSON")
 
     table = commands.add_parser("table", help="the exact score distribution of all 12,994,800 hands or cribs")
     table.add_argument("which", choices=["hands", "cribs"], help="hands or cribs")
@@ -97,6 +112,24 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _discards(args: argparse.Namespace) -> int:
+    hand = parse_cards(args.cards)
+    if len(hand) not in (5, 6, 7):
+        raise CardError(f"Give the 5, 6 or 7 cards you were dealt, not {len(hand)}.")
+    lay = args.lay or 2
+    dealer = bool(args.dealer)
+    options = analyse(hand, lay, dealer=dealer, crib_value=crib_value if lay == 2 else None)
+    if args.json:
+        print(json.dumps({"dealer": dealer, "options": [o.to_json() for o in options]}))
+        return 0
+    sign = "+" if dealer else "-"
+    for option in options:
+        crib = "crib n/a" if option.expected_crib is None else f"crib {sign}{option.expected_crib:.2f}"
+        print(f"lay away {cards_text(option.discard)}, keep {cards_text(option.keep)}: "
+              f"hand {option.expected_hand:.2f}, {crib}, net {option.net:.2f}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
@@ -104,6 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command == "score":
             return _score(args)
+        if args.command == "discards":
+            return _discards(args)
         if args.command == "table":
             print("\n".join(table_lines(crib=args.which == "cribs")))
             return 0

@@ -1,0 +1,127 @@
+"""What cards laid away are worth in the crib, computed from audiocrib's own scorer.
+
+``crib_average(discards)`` is exact: every pair of other crib cards and every starter, drawn from the cards not
+yet seen, scored as a crib and averaged. That is the value of a discard when the other cards in the crib are
+random; players who lay away with a purpose make cribs worth somewhat more or less (the published tables assume
+such players).
+
+A two-card discard's value depends only on the two ranks and on whether the cards share a suit, so the shipped
+table ``data/crib_two_card.json`` holds the 169 classes, written by ``python -m audiocrib.crib --write``.
+
+>>> from audiocrib.cards import parse_cards
+>>> round(crib_value(parse_cards("5H 5S")), 2)
+8.99
+>>> crib_value(parse_cards("KH 9S")) < crib_value(parse_cards("5H JS"))
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from itertools import combinations
+
+from audiocrib.cards import DECK, Card, Rank
+from audiocrib.discards import hand_points
+
+__all__ = ["crib_average", "crib_class", "crib_table", "crib_value"]
+
+_DATA = "crib_two_card.json"
+
+
+def crib_average(discards: Sequence[Card], seen: Sequence[Card] = ()) -> float:
+    """The exact mean crib count of a two-card discard, the other two cards and the starter uniform over the rest.
+
+    ``seen`` are other cards known not to be in the crib or the stock (the player's own hand).
+    """
+    if len(discards) != 2:
+        raise ValueError("The crib average is for two cards laid away.")
+    unseen = [c for c in DECK if c not in set(discards) | set(seen)]
+    total = 0
+    ways = 0
+    for others in combinations(unseen, 2):
+        crib = (*discards, *others)
+        for starter in unseen:
+            if starter is others[0] or starter is others[1]:
+                continue
+            total += hand_points(crib, starter, crib=True)
+            ways += 1
+    return total / ways
+
+
+def crib_class(discards: Sequence[Card]) -> str:
+    """The table's key for two cards: ranks low then high, and ``s`` when they share a suit: ``"5-J s"``.
+
+    >>> from audiocrib.cards import parse_cards
+    >>> crib_class(parse_cards("JH 5H")), crib_class(parse_cards("5C 5D"))
+    ('5-J s', '5-5')
+    """
+    low, high = sorted(discards, key=lambda c: c.rank)
+    key = f"{low.rank.letter}-{high.rank.letter}"
+    return key + (" s" if low.suit is high.suit else "")
+
+
+def _representative(key: str) -> tuple[Card, Card]:
+    ranks, _, suited = key.partition(" ")
+    low, high = ranks.split("-")
+    first = Card.parse(low + "H")
+    second = Card.parse(high + ("H" if suited else "S"))
+    return first, second
+
+
+def _all_classes() -> list[str]:
+    keys = []
+    for low in Rank:
+        for high in Rank:
+            if high < low:
+                continue
+            keys.append(f"{low.letter}-{high.letter}")
+            if high != low:
+                keys.append(f"{low.letter}-{high.letter} s")
+    return keys
+
+
+@cache
+def crib_table() -> dict[str, float]:
+    """The shipped table: crib class -> exact average crib points (other cards random)."""
+    text = resources.files("audiocrib").joinpath("data", _DATA).read_text(encoding="utf-8")
+    data = json.loads(text)
+    values: dict[str, float] = data["values"]
+    return values
+
+
+def crib_value(discards: Sequence[Card], dealer: bool = True) -> float:
+    """Average crib points of a two-card discard, from the shipped table (the same for either side's crib)."""
+    return crib_table()[crib_class(discards)]
+
+
+def _write(path: str) -> None:
+    values = {key: round(crib_average(_representative(key)), 6) for key in _all_classes()}
+    data = {
+        "method": (
+            "Exact mean crib count over every pair of other crib cards and every starter drawn from the 50 cards "
+            "not laid away, scored as a crib (a flush needs all five); computed by python -m audiocrib.crib --write."
+        ),
+        "values": values,
+    }
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(data, out, indent=1, sort_keys=True)
+        out.write("\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m audiocrib.crib --write [PATH]`` computes the table (about a minute)."""
+    parser = argparse.ArgumentParser(prog="python -m audiocrib.crib", description=main.__doc__)
+    parser.add_argument("--write", nargs="?", const=str(resources.files("audiocrib").joinpath("data", _DATA)))
+    args = parser.parse_args(argv)
+    if args.write:
+        _write(args.write)
+        print(f"wrote {args.write}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
