@@ -14,19 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations
 
 from audiocrib.cards import DECK, Card, Rank
 from audiocrib.errors import CardError
-from audiocrib.scoring import rank_points
+from audiocrib.scoring import sorted_rank_points
 
 __all__ = ["DiscardOption", "analyse", "expected_hand", "hand_points", "points_without_starter"]
-
-
-@cache
-def _rank_points(ranks: tuple[int, ...]) -> int:
-    return rank_points(ranks)
 
 
 def hand_points(keep: Sequence[Card], starter: Card, crib: bool = False) -> int:
@@ -36,7 +30,7 @@ def hand_points(keep: Sequence[Card], starter: Card, crib: bool = False) -> int:
     >>> hand_points(parse_cards("5H 5D 5S JC"), Card.parse("5C"))
     29
     """
-    points = _rank_points(tuple(sorted([int(c.rank) for c in keep] + [int(starter.rank)])))
+    points = sorted_rank_points(tuple(sorted([int(c.rank) for c in keep] + [int(starter.rank)])))
     suit = keep[0].suit
     if all(c.suit is suit for c in keep):
         if starter.suit is suit:
@@ -56,7 +50,7 @@ def points_without_starter(keep: Sequence[Card]) -> int:
     >>> points_without_starter(parse_cards("5H 5S 5C JD"))
     14
     """
-    points = _rank_points(tuple(sorted(int(c.rank) for c in keep)))
+    points = sorted_rank_points(tuple(sorted(int(c.rank) for c in keep)))
     if len({c.suit for c in keep}) == 1:
         points += len(keep)
     return points

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 from itertools import combinations, product
 
 from audiocrib.cards import Card, Rank, parse_cards
@@ -32,6 +33,7 @@ __all__ = [
     "rank_points",
     "score_hand",
     "score_play",
+    "sorted_rank_points",
 ]
 
 HAND_SIZES = (3, 4, 5)
@@ -286,3 +288,14 @@ def rank_points(ranks: Sequence[int]) -> int:
         for total in range(15, v - 1, -1):
             ways[total] += ways[total - v]
     return points + 2 * ways[15]
+
+
+@cache
+def sorted_rank_points(ranks: tuple[int, ...]) -> int:
+    """`rank_points` of ranks given in ascending order, remembered: the tables and the discard analysis score the
+    same few thousand rank patterns over and over.
+
+    >>> sorted_rank_points((4, 4, 5, 5, 6))
+    24
+    """
+    return rank_points(ranks)

@@ -18,17 +18,12 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import comb
 
-from audiocrib.scoring import rank_points
+from audiocrib.scoring import sorted_rank_points
 
 __all__ = ["MAX_FOUR_CARD_SCORE", "distribution", "mean", "pattern_distribution", "table_lines"]
 
 MAX_FOUR_CARD_SCORE = 29
 _JACK = 11
-
-
-@cache
-def _rank_points_sorted(ranks: tuple[int, ...]) -> int:
-    return rank_points(ranks)
 
 
 def pattern_distribution(hand_ranks: Sequence[int], starter_rank: int, crib: bool = False) -> dict[int, int]:
@@ -49,7 +44,7 @@ def pattern_distribution(hand_ranks: Sequence[int], starter_rank: int, crib: boo
     for c in counts:
         hand_ways *= comb(4, c)
     total = hand_ways * (4 - c_r)
-    base = _rank_points_sorted(tuple(sorted((*hand_ranks, starter_rank))))
+    base = sorted_rank_points(tuple(sorted((*hand_ranks, starter_rank))))
 
     jacks = counts[_JACK]
     if jacks == 0 or starter_rank == _JACK:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from audiocrib.cards import Card
-from audiocrib.events import CountRequested, Event, HandShown
+from audiocrib.events import CountRequested, Dealt, Event, HandShown
 from audiocrib.rules import Rules
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ def make_view(game: Game, seat: int, events: tuple[Event, ...]) -> PlayerView:
         if isinstance(event, HandShown | CountRequested) and event.crib:
             crib = event.cards
             break
-        if event.kind == "dealt":
+        if isinstance(event, Dealt):
             break
     players = range(game.rules.players)
     return PlayerView(

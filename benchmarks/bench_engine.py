@@ -40,7 +40,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from audiocrib import tables
+from audiocrib import scoring, tables
 from audiocrib.actions import Discard, Play
 from audiocrib.cards import DECK, Card
 from audiocrib.game import Game, Phase
@@ -159,7 +159,7 @@ def machine() -> dict[str, Any]:
 def clear_table_caches() -> None:
     """Forget both memoised layers, so the next `distribution` call does all the work again."""
     tables.distribution.cache_clear()
-    tables._rank_points_sorted.cache_clear()
+    scoring.sorted_rank_points.cache_clear()
 
 
 def audiocrib_command() -> list[str]:
