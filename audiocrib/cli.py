@@ -1,4 +1,5 @@
-"""The ``audiocrib`` command: ``score`` a hand, print the exhaustive ``table`` of hands or cribs.
+"""The ``audiocrib`` command: ``score`` a hand, weigh the ``discards``, print the exhaustive ``table`` of hands or
+cribs, or set computer players against each other in the ``arena``.
 
 Every error is one sentence on stderr and exit status 2.
 
@@ -23,10 +24,13 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from audiocrib import __version__
+from audiocrib.arena import progress_line, run_arena
 from audiocrib.cards import Card, cards_text, parse_cards
 from audiocrib.crib import crib_value
 from audiocrib.discards import analyse
 from audiocrib.errors import AudiocribError, CardError
+from audiocrib.player import PlayerError
+from audiocrib.rules import Rules, Variant
 from audiocrib.scoring import score_hand
 from audiocrib.tables import table_lines
 from audiocrib.words import count_aloud, item_phrase
@@ -38,7 +42,8 @@ class _UsageError(Exception):
     pass
 
 
-_CHOICE = re.compile(r"argument (\w+): invalid choice: '([^']*)'")
+_CHOICE = re.compile(r"argument (?:--)?([\w-]+): invalid choice: '([^']*)'")
+_NUMBER = re.compile(r"argument (?:--)?([\w-]+): invalid int value: '([^']*)'")
 
 
 def _sentence(message: str) -> str:
@@ -58,7 +63,17 @@ def _sentence(message: str) -> str:
         what, given = choice.groups()
         if what == "which":
             return f"There is no table of {given}; say hands or cribs."
-        return f"{given} is not a command; the commands are score, discards and table."
+        if what == "variant":
+            return f"{given} is not a form of cribbage; say five-card, six-card or seven-card."
+        if what == "teams":
+            return f"Teams of {given} cannot be made; teams are of 2 or 3 players."
+        if what == "lay":
+            return f"You cannot lay away {given}; say 1 or 2."
+        return f"{given} is not a command; the commands are score, discards, table and arena."
+    number = _NUMBER.match(message)
+    if number is not None:
+        what, given = number.groups()
+        return f"The {what} must be a whole number, not {given}."
     if message.startswith("unrecognized arguments:"):
         return f"audiocrib does not know {message.split(':', 1)[1].strip()}."
     return message[0].upper() + message[1:].rstrip(".") + "."
@@ -93,6 +108,19 @@ def _parser() -> argparse.ArgumentParser:
 
     table = commands.add_parser("table", help="the exact score distribution of all 12,994,800 hands or cribs")
     table.add_argument("which", choices=["hands", "cribs"], help="hands or cribs")
+
+    arena = commands.add_parser("arena", help="computer players against each other: audiocrib arena expert medium")
+    arena.add_argument("names", nargs="+", metavar="player",
+                       help="two or more levels (beginner, easy, medium, expert) or module:Class")
+    arena.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
+    arena.add_argument("--variant", choices=[v.value for v in Variant], default="six-card", help="default six-card")
+    arena.add_argument("--players", type=int, default=2, help="players at the table, 2 to 6 (default 2)")
+    arena.add_argument("--teams", type=int, choices=[2, 3], help="play in teams of 2 or 3")
+    arena.add_argument("--target", type=int, default=0, help="points to win (default: the variant's own)")
+    arena.add_argument("--seed", type=int, default=1, help="the same seed gives the same result (default 1)")
+    arena.add_argument("--jobs", type=int, help="processes at once (default: every core)")
+    arena.add_argument("--quiet", action="store_true", help="no progress lines")
+    arena.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
 
@@ -118,15 +146,32 @@ def _discards(args: argparse.Namespace) -> int:
         raise CardError(f"Give the 5, 6 or 7 cards you were dealt, not {len(hand)}.")
     lay = args.lay or 2
     dealer = bool(args.dealer)
-    options = analyse(hand, lay, dealer=dealer, crib_value=crib_value if lay == 2 else None)
+    crib_size = 5 if lay == 1 and len(hand) == 6 else 4  # six players keep five and make a crib of five
+
+    def value(discards: tuple[Card, ...], dealer: bool) -> float:
+        return crib_value(discards, dealer, crib_size)
+
+    options = analyse(hand, lay, dealer=dealer, crib_value=value)
     if args.json:
         print(json.dumps({"dealer": dealer, "options": [o.to_json() for o in options]}))
         return 0
     sign = "+" if dealer else "-"
     for option in options:
-        crib = "crib n/a" if option.expected_crib is None else f"crib {sign}{option.expected_crib:.2f}"
+        crib = f"crib {sign}{option.expected_crib or 0.0:.2f}"
         print(f"lay away {cards_text(option.discard)}, keep {cards_text(option.keep)}: "
               f"hand {option.expected_hand:.2f}, {crib}, net {option.net:.2f}")
+    return 0
+
+
+def _arena(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise PlayerError("The arena needs at least one game.")
+    if args.jobs is not None and args.jobs < 1:
+        raise PlayerError("The arena needs at least one process.")
+    rules = Rules(players=args.players, variant=Variant(args.variant), team_size=args.teams or 1, target=args.target)
+    progress = None if args.quiet or args.games < 100 else progress_line
+    result = run_arena(args.names, args.games, rules, args.seed, args.jobs, progress)
+    print(result.dumps() if args.json else result.report())
     return 0
 
 
@@ -139,6 +184,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _score(args)
         if args.command == "discards":
             return _discards(args)
+        if args.command == "arena":
+            return _arena(args)
         if args.command == "table":
             print("\n".join(table_lines(crib=args.which == "cribs")))
             return 0

@@ -5,9 +5,10 @@ from __future__ import annotations
 from audiocrib.bots.base import Bot
 from audiocrib.bots.beginner import Beginner
 from audiocrib.bots.easy import Easy
+from audiocrib.bots.expert import Expert
 from audiocrib.bots.medium import Medium
 
-__all__ = ["LEVELS", "Beginner", "Bot", "Easy", "Medium"]
+__all__ = ["LEVELS", "Beginner", "Bot", "Easy", "Expert", "Medium"]
 
-LEVELS: dict[str, type[Bot]] = {"beginner": Beginner, "easy": Easy, "medium": Medium}
+LEVELS: dict[str, type[Bot]] = {"beginner": Beginner, "easy": Easy, "medium": Medium, "expert": Expert}
 """The computer players by level name, weakest first."""

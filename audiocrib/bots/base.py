@@ -1,4 +1,16 @@
-"""What every computer player shares: a seeded random source and counting a hand correctly."""
+"""What every computer player shares: a seeded random source, and counting a hand (correctly, unless asked to slip).
+
+>>> from audiocrib import Game, Rules
+>>> from audiocrib.player import drive
+>>> from audiocrib.events import HandShown
+>>> from audiocrib.bots import Medium
+>>> game = Game(Rules(manual_counting=True), seed=4, manual_seats=[0, 1])
+>>> players = [Medium(seed=1, count_mistakes=0.5), Medium(seed=2)]
+>>> shown = [e for e in drive(game, players).events if isinstance(e, HandShown)]
+>>> short = [e.seat for e in shown if e.claimed < e.score.total]
+>>> bool(short), set(short)
+(True, {0})
+"""
 
 from __future__ import annotations
 
@@ -23,12 +35,21 @@ def hand_being_counted(view: PlayerView) -> tuple[tuple[Card, ...], Card, bool]:
 
 
 class Bot:
-    """Base of the computer players: ``seed`` makes its choices repeatable."""
+    """Base of the computer players: ``seed`` makes its choices repeatable.
+
+    ``count_mistakes`` is the share of counts (0 to 1) in which the player overlooks one scoring combination, as
+    people do, so that a human can practise calling muggins. By default computer players count correctly.
+    """
 
     level = "bot"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, count_mistakes: float = 0.0) -> None:
+        if not 0.0 <= count_mistakes <= 1.0:
+            raise ValueError("The rate of counting mistakes is a share from 0 to 1.")
         self.rng = random.Random(seed)
+        self.count_mistakes = count_mistakes
+        # The slips have a random source of their own, so the rate of mistakes never changes how the bot plays.
+        self._slips = random.Random(None if seed is None else f"slips {seed}")
 
     def discard(self, view: PlayerView) -> tuple[Card, ...]:
         """The cards to lay away; each level decides."""
@@ -39,9 +60,12 @@ class Bot:
         raise NotImplementedError
 
     def count(self, view: PlayerView) -> int:
-        """Computer players count correctly."""
+        """The hand's count; with ``count_mistakes``, now and then one combination short."""
         cards, starter, crib = hand_being_counted(view)
-        return score_hand(cards, starter, crib).total
+        score = score_hand(cards, starter, crib)
+        if self.count_mistakes and score.items and self._slips.random() < self.count_mistakes:
+            return score.total - self._slips.choice(score.items).points
+        return score.total
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
