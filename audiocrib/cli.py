@@ -42,7 +42,7 @@ class _UsageError(Exception):
     pass
 
 
-_CHOICE = re.compile(r"argument (?:--)?([\w-]+): invalid choice: '([^']*)'")
+_CHOICE = re.compile(r"argument (?:--)?([\w-]+): invalid choice: '?([^' ]*)'?")
 _NUMBER = re.compile(r"argument (?:--)?([\w-]+): invalid int value: '([^']*)'")
 
 

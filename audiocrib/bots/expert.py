@@ -50,9 +50,18 @@ class Expert(Bot):
 
     level = "expert"
 
-    def __init__(self, seed: int | None = None, count_mistakes: float = 0.0, worlds: int = 24) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        count_mistakes: float = 0.0,
+        worlds: int = 16,
+        depth: int | None = None,
+        caution: float = 0.5,
+    ) -> None:
         super().__init__(seed, count_mistakes)
         self.worlds = worlds
+        self.depth = depth
+        self.caution = caution
 
     # ----------------------------------------------------------------- laying away
     def discard(self, view: PlayerView) -> tuple[Card, ...]:
@@ -79,9 +88,10 @@ class Expert(Bot):
                 sides=tuple(view.rules.side_of(s) for s in range(view.rules.players)),
                 my_side=view.side,
                 needs=tuple(view.rules.target - score for score in view.scores),
-                depth=4 if view.rules.players == 2 else 3,
+                depth=self.depth or (6 if view.rules.players == 2 else 4),
                 single_series=view.rules.single_series,
                 leaf=leaf,
+                caution=self.caution,
             )
             last = view.series[-1][0] if view.series else None
             series = tuple(int(card.rank) for _, card in view.series)

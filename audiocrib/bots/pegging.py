@@ -65,6 +65,7 @@ class PlaySearch:
         depth: int,
         single_series: bool,
         leaf: Leaf,
+        caution: float = 1.0,
     ) -> None:
         self.sides = sides
         """The side of each seat."""
@@ -74,6 +75,8 @@ class PlaySearch:
         self.depth = depth
         self.single_series = single_series
         self.leaf = leaf
+        self.caution = caution
+        """1 for opponents who always find the reply worst for the searcher; less mixes in their average reply."""
 
     def root(
         self,
@@ -142,12 +145,13 @@ class PlaySearch:
         while turn is not None:
             options = {r for r in hands[turn] if RANK_VALUE[r] <= limit}
             if options:
-                mine = self.sides[turn] == self.my_side
-                best = -1e18 if mine else 1e18
-                for rank in options:
-                    value = self._lay(hands, series, count, turn, out, gains, depth, rank)
-                    best = max(best, value) if mine else min(best, value)
-                return best
+                values = [self._lay(hands, series, count, turn, out, gains, depth, rank) for rank in options]
+                if self.sides[turn] == self.my_side:
+                    return max(values)
+                worst = min(values)
+                if self.caution == 1.0:
+                    return worst
+                return self.caution * worst + (1.0 - self.caution) * sum(values) / len(values)
             out = out | {turn}
             turn = self._next_turn(hands, count, turn, out, last)
         if count < 31:
