@@ -7,7 +7,8 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_bots.py --strength --games 0.1   # a tenth of the games, for a quick look
     .venv/bin/python benchmarks/bench_bots.py --times --strength --json figures.json
 
-``--times``: the expert plays whole games against itself at a two-player and a six-player table; every one of
+``--times``: the expert plays whole games against itself at a two-player and a six-player table, and at two
+players of the seven-card game (the largest hands); every one of
 its decisions (each discard, each card laid when it had a choice of two ranks or more) is timed with
 ``time.perf_counter`` around the call, and the report gives the median, the 90th percentile and the worst.
 Decisions with a single legal rank are answered without a search and are left out, so the figures are of real
@@ -35,7 +36,7 @@ from audiocrib.actions import Discard, Go, Play
 from audiocrib.arena import progress_line, run_arena
 from audiocrib.bots import Expert
 from audiocrib.game import Game, Phase
-from audiocrib.rules import Rules
+from audiocrib.rules import Rules, Variant
 
 COMPARISONS: tuple[tuple[tuple[str, ...], int], ...] = (
     (("easy", "beginner"), 10_000),
@@ -104,7 +105,12 @@ def main() -> int:
     print(f"Python {figures['python']}, {figures['cores']} cores, load {figures['load']}")
     if args.times:
         figures["times"] = {}
-        for label, rules, games in (("2 players", Rules(), 6), ("6 players", Rules(players=6), 3)):
+        tables = (
+            ("2 players", Rules(), 6),
+            ("6 players", Rules(players=6), 3),
+            ("2 players, seven-card", Rules(variant=Variant.SEVEN_CARD), 3),
+        )
+        for label, rules, games in tables:
             print(f"timing the expert at {label} ({games} games)...", file=sys.stderr, flush=True)
             times = decision_times(rules, games)
             figures["times"][label] = {kind: _summary(values) for kind, values in times.items()}

@@ -27,6 +27,19 @@ def test_bots_play_whole_matches_at_every_table_without_an_illegal_move(level: s
         assert any(isinstance(e, GameWon) for e in game.events)
 
 
+@pytest.mark.parametrize("rules", TABLES, ids=[r.describe() for r in TABLES])
+def test_no_bot_makes_an_illegal_move_over_thousands_of_deals(rules: Rules) -> None:
+    """12 tables x 24 seeds x 8 deals: 2,304 deals, every level in every seat in turn (an illegal move raises)."""
+    levels = list(LEVELS)
+    deals = 0
+    for seed in range(24):
+        game = Game(rules.__class__(**{**rules.to_json(), "target": 1000}), seed=seed)
+        players = [load_player(levels[(seed + s) % len(levels)], seed=seed * 8 + s) for s in range(rules.players)]
+        drive(game, players, until_deals=8)
+        deals += game.deal_number - 1
+    assert deals == 24 * 8
+
+
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_bots_count_correctly_when_counting_by_hand(level: str) -> None:
     rules = Rules(players=3, manual_counting=True)

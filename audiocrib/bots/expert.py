@@ -8,9 +8,10 @@ weighs the chance that the hand alone brings it home instead.
 Pegging: the cards it has not seen are dealt to the other players many times over ("worlds"), each world weighted
 by what the play so far says: a player who said go holds nothing that fits under 31 at that count, and a player who
 laid cards away kept a hand that scores, so hands that score together are more likely. In each world a search
-(`audiocrib.bots.pegging`) looks four cards ahead with both sides playing their best; the card with the best
-weighted value is laid. With two players near the end, a line is valued by its chance of winning (the show's order,
-the hands and the crib, see `audiocrib.bots.board`) instead of its points.
+(`audiocrib.bots.pegging`) looks six cards ahead (four at larger tables and in the seven-card game), each
+opponent's reply valued half as its worst for the expert and half as its average (the real opponent cannot see the
+expert's cards); the card with the best weighted value is laid. With two players near the end, a line is valued by
+its chance of winning (the show's order, the hands and the crib, see `audiocrib.bots.board`) instead of its points.
 
 >>> from audiocrib import Game
 >>> from audiocrib.bots import Medium
@@ -83,12 +84,15 @@ class Expert(Bot):
         if len(by_rank) == 1:
             return next(iter(by_rank.values()))
         totals = dict.fromkeys(by_rank, 0.0)
+        # Six cards ahead while two players hold eight cards or fewer (the six-card game); otherwise four, which
+        # keeps every decision quick (seven-card hands, larger tables).
+        depth = self.depth or (6 if view.rules.players == 2 and sum(view.held) <= 8 else 4)
         for hands, weight, leaf in self._worlds(view):
             search = PlaySearch(
                 sides=tuple(view.rules.side_of(s) for s in range(view.rules.players)),
                 my_side=view.side,
                 needs=tuple(view.rules.target - score for score in view.scores),
-                depth=self.depth or (6 if view.rules.players == 2 else 4),
+                depth=depth,
                 single_series=view.rules.single_series,
                 leaf=leaf,
                 caution=self.caution,
