@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -194,3 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (_UsageError, AudiocribError) as error:
         print(f"audiocrib: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (``audiocrib table hands | head``): stop quietly
+        # Python's own recipe: point stdout at nothing, so flushing at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

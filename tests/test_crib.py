@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from audiocrib import parse_cards
+from audiocrib import DECK, Card, parse_cards
 from audiocrib.crib import crib_average, crib_class, crib_table, crib_value
 
 # reference-figures.md, "Crib values of a discard": (dealer's table, pone's table) from Hessel.
@@ -58,3 +58,34 @@ def test_discards_command() -> None:
     missing = subprocess.run(run, capture_output=True, text=True, timeout=60)
     assert missing.returncode == 2
     assert missing.stderr == "audiocrib: Say whose crib it is: --dealer for yours, --pone for your opponent's.\n"
+
+
+@pytest.mark.parametrize(("rank", "size"), [("5", 4), ("K", 4), ("5", 5), ("K", 5), ("A", 5)])
+def test_one_card_values_agree_with_fresh_sampling(rank: str, size: int) -> None:
+    """A one-card value against 20,000 random cribs drawn here with a seed of our own: within four standard errors."""
+    import random
+    import statistics
+
+    from audiocrib.discards import hand_points
+
+    card = Card.parse(rank + "D")
+    rest = [c for c in DECK if c != card]
+    rng = random.Random(f"{rank}{size}")
+    counts = []
+    for _ in range(20_000):
+        *others, starter = rng.sample(rest, size)
+        counts.append(hand_points((card, *others), starter, crib=True))
+    error = statistics.stdev(counts) / len(counts) ** 0.5
+    assert abs(statistics.fmean(counts) - crib_value((card,), crib_size=size)) < 4 * error
+
+
+def test_discards_command_for_one_card() -> None:
+    run = [sys.executable, "-m", "audiocrib", "discards", "5H", "5S", "KC", "JD", "4H", "6C", "--lay", "1", "--pone"]
+    six = json.loads(subprocess.run([*run, "--json"], capture_output=True, text=True, timeout=60, check=True).stdout)
+    king = next(o for o in six["options"] if o["discard"] == ["KC"])
+    assert king["expected_crib"] == pytest.approx(crib_value(parse_cards("KC"), crib_size=5), abs=1e-4)
+    five = [*run[:4], "5H", "5S", "KC", "JD", "4H", "--lay", "1", "--pone", "--json"]
+    four = json.loads(subprocess.run(five, capture_output=True, text=True, timeout=60, check=True).stdout)
+    king = next(o for o in four["options"] if o["discard"] == ["KC"])
+    assert king["expected_crib"] == pytest.approx(crib_value(parse_cards("KC")), abs=1e-4)
+    assert king["net"] == pytest.approx(king["expected_hand"] - king["expected_crib"], abs=1e-3)
