@@ -141,7 +141,7 @@ class TestPegging:
 class TestDiscards:
     def test_weighs_the_crib_for_its_own_side_and_against_the_other(self) -> None:
         hand = parse_cards("3C TC KC 2C 5C 2S")
-        value = partial(_crib, size=4)
+        value = partial(crib_value, crib_size=4)
         for dealer in (0, 1):
             game = stacked([" ".join(map(str, hand)), "AC AD AH 2D 3D 4D"], dealer=dealer)
             view = game.view(0)
@@ -160,7 +160,7 @@ class TestDiscards:
             game = stacked(hands, dealer=dealer, rules=rules)
             view = game.view(0)
             assert view.my_crib is mine
-            best = analyse(parse_cards(hand), 1, dealer=mine, crib_value=partial(_crib, size=4))[0]
+            best = analyse(parse_cards(hand), 1, dealer=mine, crib_value=partial(crib_value, crib_size=4))[0]
             assert Expert(seed=1).discard(view) == best.discard
             if not mine:
                 assert Card.parse("5H") not in best.discard and Card.parse("5S") not in best.discard
@@ -169,7 +169,7 @@ class TestDiscards:
         hand = parse_cards("7H 8H 8S 9D KC QC")
         view = stacked([" ".join(map(str, hand)), "AC AD AH 2D 3D 4D"], dealer=1, scores=(111, 60)).view(0)
         need = 121 - 111 - 2  # two points expected from the play
-        options = analyse(hand, 2, dealer=False, crib_value=partial(_crib, size=4))
+        options = analyse(hand, 2, dealer=False, crib_value=partial(crib_value, crib_size=4))
         unseen = [c for c in DECK if c not in hand]
 
         def chance(keep: tuple[Card, ...]) -> float:
@@ -178,10 +178,6 @@ class TestDiscards:
         chosen = Expert(seed=1).discard(view)
         kept = tuple(c for c in hand if c not in chosen)
         assert chance(kept) == max(chance(o.keep) for o in options)
-
-
-def _crib(discards: tuple[Card, ...], dealer: bool, size: int) -> float:
-    return crib_value(discards, dealer, size)
 
 
 def test_counting_mistakes_are_short_counts_at_the_given_rate_and_never_change_the_play() -> None:

@@ -68,7 +68,7 @@ class Expert(Bot):
     def discard(self, view: PlayerView) -> tuple[Card, ...]:
         """The discard with the best expected hand plus (own side's crib) or minus (another's) crib."""
         shape = view.rules.shape
-        value = partial(_crib_value, crib_size=shape.crib)
+        value = partial(crib_value, crib_size=shape.crib)
         options = analyse(view.hand, view.must_discard, dealer=view.my_crib, crib_value=value)
         need = view.rules.target - view.scores[view.side]
         if need - _PEG_ALLOWANCE <= MAX_SCORE[shape.hand]:
@@ -172,7 +172,7 @@ class Expert(Bot):
             opp_kept = (*view.played[opp], *held.get(opp, ()))
             my_show = hand_points(view.kept, starter) if view.kept else 0
             opp_show = hand_points(opp_kept, starter) if len(opp_kept) == len(view.kept) else 0
-            crib_mean = _crib_value(view.discards or (), True, view.rules.shape.crib) if view.discards else 4.5
+            crib_mean = crib_value(view.discards, True, view.rules.shape.crib) if view.discards else 4.5
             return _BoardLeaf(my_side, needs, view.seat != view.dealer, my_show, opp_show, crib_mean)
         return _PointsLeaf(my_side, needs)
 
@@ -222,10 +222,6 @@ class _BoardLeaf(_Leaf):
             return 100.0 if my_need <= 0 else 0.0
         # A game won now is surer than one the model says the show will win.
         return 99.0 * show_chance(self.pone, my_need, opp_need, self.my_show, self.opp_show, self.crib_mean)
-
-
-def _crib_value(discards: tuple[Card, ...], dealer: bool, crib_size: int) -> float:
-    return crib_value(discards, dealer, crib_size)
 
 
 def _go_floors(view: PlayerView) -> dict[int, int]:
