@@ -105,6 +105,8 @@ def _parser() -> argparse.ArgumentParser:
     role.add_argument("--pone", action="store_true", help="the crib is your opponent's")
     discards.add_argument("--lay", type=int, choices=[1, 2], help="how many to lay away (default: 2 from 5 to 7"
                           " cards dealt to two players; say 1 for tables of three or more)")
+    discards.add_argument("--crib-cards", type=int, choices=[4, 5], help="cards in the crib (default 4, or 5 for"
+                          " six cards laid away one: the six-player table; say 4 for seven-card with four players)")
     discards.add_argument("--json", action="store_true", help="print JSON")
 
     table = commands.add_parser("table", help="the exact score distribution of all 12,994,800 hands or cribs")
@@ -147,7 +149,7 @@ def _discards(args: argparse.Namespace) -> int:
         raise CardError(f"Give the 5, 6 or 7 cards you were dealt, not {len(hand)}.")
     lay = args.lay or 2
     dealer = bool(args.dealer)
-    crib_size = 5 if lay == 1 and len(hand) == 6 else 4  # six players keep five and make a crib of five
+    crib_size = args.crib_cards or (5 if lay == 1 and len(hand) == 6 else 4)  # six players make a crib of five
 
     def value(discards: tuple[Card, ...], dealer: bool) -> float:
         return crib_value(discards, dealer, crib_size)

@@ -84,6 +84,10 @@ def test_discards_command_for_one_card() -> None:
     six = json.loads(subprocess.run([*run, "--json"], capture_output=True, text=True, timeout=60, check=True).stdout)
     king = next(o for o in six["options"] if o["discard"] == ["KC"])
     assert king["expected_crib"] == pytest.approx(crib_value(parse_cards("KC"), crib_size=5), abs=1e-4)
+    seven = subprocess.run([*run, "--json", "--crib-cards", "4"], capture_output=True, text=True, timeout=60,
+                           check=True)  # seven-card with four players: six dealt, one laid away, a crib of four
+    king = next(o for o in json.loads(seven.stdout)["options"] if o["discard"] == ["KC"])
+    assert king["expected_crib"] == pytest.approx(crib_value(parse_cards("KC")), abs=1e-4)
     five = [*run[:4], "5H", "5S", "KC", "JD", "4H", "--lay", "1", "--pone", "--json"]
     four = json.loads(subprocess.run(five, capture_output=True, text=True, timeout=60, check=True).stdout)
     king = next(o for o in four["options"] if o["discard"] == ["KC"])
