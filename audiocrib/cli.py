@@ -22,6 +22,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
+from functools import partial
 from typing import NoReturn
 
 from audiocrib import __version__
@@ -150,11 +151,7 @@ def _discards(args: argparse.Namespace) -> int:
     lay = args.lay or 2
     dealer = bool(args.dealer)
     crib_size = args.crib_cards or (5 if lay == 1 and len(hand) == 6 else 4)  # six players make a crib of five
-
-    def value(discards: tuple[Card, ...], dealer: bool) -> float:
-        return crib_value(discards, dealer, crib_size)
-
-    options = analyse(hand, lay, dealer=dealer, crib_value=value)
+    options = analyse(hand, lay, dealer=dealer, crib_value=partial(crib_value, crib_size=crib_size))
     if args.json:
         print(json.dumps({"dealer": dealer, "options": [o.to_json() for o in options]}))
         return 0

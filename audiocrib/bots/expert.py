@@ -87,18 +87,12 @@ class Expert(Bot):
         # Six cards ahead while two players hold eight cards or fewer (the six-card game); otherwise four, which
         # keeps every decision quick (seven-card hands, larger tables).
         depth = self.depth or (6 if view.rules.players == 2 and sum(view.held) <= 8 else 4)
+        sides = tuple(view.rules.side_of(s) for s in range(view.rules.players))
+        needs = tuple(view.rules.target - score for score in view.scores)
+        last = view.series[-1][0] if view.series else None
+        series = tuple(int(card.rank) for _, card in view.series)
         for hands, weight, leaf in self._worlds(view):
-            search = PlaySearch(
-                sides=tuple(view.rules.side_of(s) for s in range(view.rules.players)),
-                my_side=view.side,
-                needs=tuple(view.rules.target - score for score in view.scores),
-                depth=depth,
-                single_series=view.rules.single_series,
-                leaf=leaf,
-                caution=self.caution,
-            )
-            last = view.series[-1][0] if view.series else None
-            series = tuple(int(card.rank) for _, card in view.series)
+            search = PlaySearch(sides, view.side, needs, depth, view.rules.single_series, leaf, self.caution)
             values = search.root(hands, series, view.count, view.seat, last, frozenset(view.said_go))
             for rank, value in values.items():
                 totals[rank] += weight * value
