@@ -87,9 +87,23 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="audiocrib", description="Cribbage played by ear.")
+    shell = _Parser(add_help=False)
+    shell.add_argument("--speech", choices=["auto", "screenreader", "tts", "none"], default="auto",
+                       help="auto (the default) tries your screen reader, then the built-in voice, then text lines;"
+                       " none leaves the reading to your screen reader")
+    shell.add_argument("--transcript", metavar="FILE", help="append every announcement to FILE as a line")
+    shell.add_argument("--rate", type=int, help="built-in voice rate, words a minute (100 to 400)")
+    shell.add_argument("--volume", type=int, help="built-in voice volume, percent (10 to 100)")
+    shell.add_argument("--verbosity", choices=["brief", "normal", "full"], help="how much is said (normal)")
+    shell.add_argument("--pace", type=float, help="seconds between the computer players' moves (1.5)")
+    shell.add_argument("--no-text", action="store_true", help="do not print announcements while speech works")
+    shell.add_argument("--seed", type=int, help="the same seed deals the same cards")
+    shell.add_argument("--data-dir", metavar="DIR", help="where the saved game is kept")
+    parser = _Parser(prog="audiocrib", parents=[shell],
+                     description="Cribbage played by ear. With no command, starts the game.")
     parser.add_argument("--version", action="version", version=f"audiocrib {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.add_parser("play", parents=[shell], help="start the game (the same as no command)")
 
     score = commands.add_parser("score", help="count a hand or crib: audiocrib score 5H 5D 5S JC --starter 5C")
     score.add_argument("cards", nargs="+", help="3, 4 or 5 cards, like 5H TD 10d jc")
@@ -175,6 +189,24 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    if args.rate is not None and not 100 <= args.rate <= 400:
+        raise _UsageError("The voice rate is from 100 to 400 words a minute.")
+    if args.volume is not None and not 10 <= args.volume <= 100:
+        raise _UsageError("The voice volume is from 10 to 100 percent.")
+    if args.pace is not None and not 0 <= args.pace <= 10:
+        raise _UsageError("The pace is from 0 to 10 seconds.")
+    from pathlib import Path
+
+    from audiocrib.shell.main import play
+
+    return play(
+        speech=args.speech, transcript=args.transcript, rate=args.rate, volume=args.volume,
+        verbosity=args.verbosity, pace=args.pace, seed=args.seed,
+        folder=Path(args.data_dir) if args.data_dir else None, show_text=not args.no_text,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
@@ -189,8 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "table":
             print("\n".join(table_lines(crib=args.which == "cribs")))
             return 0
-        parser.print_help()
-        return 0
+        return _play(args)
     except (_UsageError, AudiocribError) as error:
         print(f"audiocrib: {error}", file=sys.stderr)
         return 2

@@ -707,6 +707,15 @@ class Game:
         game._advance()
         return game
 
+    def at(self, n: int) -> Game:
+        """The game as it stood after its first ``n`` events, for looking back at a moment already passed.
+
+        >>> game = Game(seed=7)
+        >>> game.at(2).events == game.events[:2]
+        True
+        """
+        return Game(self.rules, self.names, self.seed, self.manual_seats, self.auto_go, _events=self._log[:n])
+
     def replayed(self) -> Game:
         """A new game built by replaying this game's log from the start."""
         return Game(self.rules, self.names, self.seed, self.manual_seats, self.auto_go, _events=self._log)

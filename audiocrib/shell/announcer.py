@@ -1,0 +1,83 @@
+"""Where every announcement goes: the screen (one plain line each), the speech backend, the transcript, the history.
+
+The screen line and the speech are separate because players differ: some let their own screen reader read the
+terminal (speech ``none``), some want audiocrib to speak and still see the lines. Lines are printed unless the
+player turned them off, and always when speech has fallen back to text, so an announcement is never lost.
+
+>>> import io
+>>> from audiocrib.speech import RecordingSpeaker
+>>> screen, speaker = io.StringIO(), RecordingSpeaker()
+>>> announcer = Announcer(speaker, screen)
+>>> announcer.say("Bob plays the seven of clubs for twenty-two.")
+>>> screen.getvalue(), speaker.said, announcer.history.last()
+('Bob plays the seven of clubs for twenty-two.\\n', ['Bob plays the seven of clubs for twenty-two.'], 'Bob plays the seven of clubs for twenty-two.')
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+from audiocrib.shell.history import MessageHistory
+from audiocrib.speech import Speaker, TranscriptSpeaker
+
+__all__ = ["Announcer"]
+
+
+class Announcer:
+    """Says announcements through ``speaker``, prints them on ``screen`` and appends them to ``transcript``."""
+
+    def __init__(
+        self,
+        speaker: Speaker,
+        screen: TextIO | None = None,
+        transcript: TranscriptSpeaker | None = None,
+        show_text: bool = True,
+    ) -> None:
+        self.speaker = speaker
+        self.screen = screen if screen is not None else sys.stdout
+        self.transcript = transcript
+        self.show_text = show_text
+        self.history = MessageHistory()
+        self.spoken_at: float | None = None
+        """When (``time.perf_counter``) the last speech call was made; the key-to-speech benchmark reads it."""
+
+    @property
+    def speaking(self) -> bool:
+        """False when the speech has fallen back to text lines (so the lines must be shown)."""
+        return self.speaker.name != "text lines"
+
+    def say(self, text: str, *, keep: bool = True) -> None:
+        """Announce ``text``; with ``keep`` False it is not added to the history (the history keys' own answers)."""
+        if keep:
+            self.history.add(text)
+        self.speaker.speak(text, False)
+        self.spoken_at = time.perf_counter()
+        if self.show_text or not self.speaking:
+            try:
+                print(text, file=self.screen, flush=True)
+            except (OSError, ValueError):  # a closed terminal must not stop the speech
+                pass
+        if self.transcript is not None:
+            try:
+                self.transcript.speak(text)
+            except OSError:
+                self.transcript = None
+                self.say("The transcript file could not be written; it is no longer kept.")
+
+    def silence(self) -> None:
+        """Stop the speech in progress."""
+        try:
+            self.speaker.silence()
+        except Exception:  # silencing is a courtesy; a failing backend is caught on its next speak
+            pass
+
+    def close(self) -> None:
+        """Let go of the speech backend and the transcript."""
+        for closing in (self.speaker, self.transcript):
+            if closing is not None:
+                try:
+                    closing.close()
+                except Exception:  # closing at exit must not raise
+                    pass

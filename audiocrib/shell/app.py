@@ -1,0 +1,117 @@
+"""The terminal side of the shell: prompt_toolkit reads the keys, the session answers, the clock paces the bots.
+
+The application draws nothing. Every announcement is printed once as a plain line by the `Announcer` and stays in
+the scrollback, with the cursor on the line below: no redraws, no toolbars, no box drawing, and no
+cursor-position requests (prompt_toolkit's renderer is given a `DummyOutput`), so it works the same under
+``TERM=dumb``, in a Windows console and in a screen reader's review cursor.
+
+Keys are read by a real prompt_toolkit `Application` with one binding per key the session knows; any other key
+reaches the session too, which answers it with one sentence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import DummyOutput, Output
+
+from audiocrib.shell.session import Session
+
+__all__ = ["KEY_NAMES", "build_application", "pace_computer_players", "run_session"]
+
+os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")  # never ask the terminal where the cursor is
+
+KEY_NAMES: dict[str, str] = {
+    "escape": "escape", "f1": "f1", "left": "left", "right": "right", "up": "up", "down": "down",
+    "home": "home", "end": "end", "enter": "enter", "space": "space", "backspace": "backspace", "c-c": "c-c",
+    **{ch: ch for ch in "abcdefghijklmnopqrstuvwxyz0123456789,.<>?"},
+}
+"""prompt_toolkit's key name for each key the session has a name for."""
+_TICK = 0.02
+
+
+def _spoken_key(event: KeyPressEvent) -> str:
+    press = event.key_sequence[0]
+    if len(press.data) == 1 and press.data.isprintable():
+        return press.data
+    key = press.key
+    return key.value if isinstance(key, Keys) else str(key)
+
+
+def build_application(session: Session, input: Input | None = None, output: Output | None = None) -> Application[None]:
+    """The prompt_toolkit application that feeds ``session`` its keys."""
+    bindings = KeyBindings()
+
+    def handler(name: str) -> object:
+        def handle(event: KeyPressEvent) -> None:
+            session.press(name)
+            if session.finished:
+                event.app.exit()
+
+        handle.__doc__ = f"Pass the {name} key to the session."
+        return handle
+
+    for key, name in KEY_NAMES.items():
+        bindings.add(key)(handler(name))  # type: ignore[arg-type]  # handler returns a handler
+
+    @bindings.add(Keys.Any)
+    def _other(event: KeyPressEvent) -> None:
+        """Any other key: the session answers that it does nothing here."""
+        session.press(_spoken_key(event))
+
+    app: Application[None] = Application(
+        layout=Layout(Window(FormattedTextControl(""), height=1)),
+        key_bindings=bindings,
+        full_screen=False,
+        input=input,
+        output=output if output is not None else DummyOutput(),
+    )
+    app.ttimeoutlen = 0.05  # a lone Escape is a key of its own, not the start of a sequence
+    app.timeoutlen = 0.05
+    return app
+
+
+async def pace_computer_players(session: Session, app: Application[None]) -> None:
+    """Forever: let each computer player move after the pause the player chose (any key hurries it), decide the
+    move off the event loop so keys stay quick, and tick the counting timer."""
+    loop = asyncio.get_running_loop()
+    while True:
+        session.tick()
+        if session.finished:
+            app.exit()
+            return
+        if not session.bot_waiting():
+            await asyncio.sleep(_TICK)
+            continue
+        session.hurried = False
+        waited = 0.0
+        while waited < session.settings.pace and not session.hurried:
+            await asyncio.sleep(_TICK)
+            waited += _TICK
+        if not session.bot_waiting():
+            continue
+        try:
+            stamp, action = await loop.run_in_executor(None, session.bot_move)
+            session.apply_bot_move(stamp, action)
+        except Exception as error:  # a computer player's failure must not freeze the table
+            session.say(f"A computer player failed to move ({type(error).__name__}); the game cannot go on.")
+            session.finished = True
+
+
+async def run_session(session: Session, input: Input | None = None, output: Output | None = None) -> None:
+    """Start ``session`` (its first words are the main menu) and run it until the player quits."""
+    app = build_application(session, input, output)
+    session.start()
+    pacer = asyncio.ensure_future(pace_computer_players(session, app))
+    try:
+        await app.run_async()
+    finally:
+        pacer.cancel()
+        session.announcer.close()

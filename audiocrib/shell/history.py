@@ -1,0 +1,87 @@
+"""The message history, in the audio-game convention: step back and forth through what was said.
+
+``,`` steps to an older message, ``.`` to a newer one, ``<`` and ``>`` jump to the oldest and newest, and ``r``
+repeats the last thing said. Stepping never falls off an end: it stays on the first or last message and says so.
+
+>>> history = MessageHistory()
+>>> for line in ("Bob deals.", "The starter is the jack of hearts.", "Bob plays the seven of clubs for seven."):
+...     history.add(line)
+>>> history.older()
+'The starter is the jack of hearts.'
+>>> history.older()
+'Bob deals.'
+>>> history.older()
+'Bob deals. (This is the oldest message.)'
+>>> history.newest()
+'Bob plays the seven of clubs for seven.'
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+__all__ = ["MessageHistory"]
+
+
+class MessageHistory:
+    """The last ``limit`` announcements, with a reading position that the history keys move."""
+
+    def __init__(self, limit: int = 1000) -> None:
+        self._messages: deque[str] = deque(maxlen=limit)
+        self._position: int | None = None  # None: at the newest (follows new messages)
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        """Every kept message, oldest first."""
+        return tuple(self._messages)
+
+    def add(self, message: str) -> None:
+        """Keep ``message``; the reading position goes back to the newest."""
+        self._messages.append(message)
+        self._position = None
+
+    def _at(self, index: int, note: str = "") -> str:
+        self._position = index
+        return self._messages[index] + note
+
+    def _index(self) -> int:
+        return len(self._messages) - 1 if self._position is None else self._position
+
+    def older(self) -> str:
+        """The message before the one last read (``,``)."""
+        if not self._messages:
+            return "There are no messages yet."
+        index = self._index()
+        if index == 0:
+            return self._at(0, " (This is the oldest message.)")
+        return self._at(index - 1)
+
+    def newer(self) -> str:
+        """The message after the one last read (``.``)."""
+        if not self._messages:
+            return "There are no messages yet."
+        index = self._index()
+        if index >= len(self._messages) - 1:
+            return self._at(len(self._messages) - 1, " (This is the newest message.)")
+        return self._at(index + 1)
+
+    def oldest(self) -> str:
+        """The oldest message kept (``<``)."""
+        if not self._messages:
+            return "There are no messages yet."
+        return self._at(0)
+
+    def newest(self) -> str:
+        """The newest message (``>``)."""
+        if not self._messages:
+            return "There are no messages yet."
+        return self._at(len(self._messages) - 1)
+
+    def last(self) -> str:
+        """The last message said (``r``), whatever the reading position."""
+        if not self._messages:
+            return "Nothing has been said yet."
+        return self._messages[-1]

@@ -1,0 +1,806 @@
+"""The shell's state and what every key means in every moment, apart from the terminal.
+
+A `Session` receives key names (``"c"``, ``"left"``, ``"enter"``, ``"f1"``) through `Session.press` and answers
+through its `Announcer`. The terminal layer (`audiocrib.shell.app`) only turns key presses into these names and
+runs the clock that paces the computer players; everything a player can do is here, so the help a player hears is
+the same table of bindings the keys are dispatched from.
+
+The game is narrated from its event log as the human (seat 0) sees it. Narration stops before each new deal and
+each new game, so the player can go over the show (``c``, ``s``, history) before pressing Enter; the keys then
+answer from the game as it stood at that moment.
+
+>>> from audiocrib.shell.announcer import Announcer
+>>> from audiocrib.speech import RecordingSpeaker
+>>> import io
+>>> speaker = RecordingSpeaker()
+>>> session = Session(Announcer(speaker, io.StringIO()), seed=5)
+>>> session.start()
+>>> speaker.said[-1]
+'Main menu: New game. 1 of 5.'
+>>> session.press("enter")
+>>> session.moment
+'discard'
+>>> session.press("z")
+>>> speaker.said[-1]
+'The z key does nothing now. Press F1 for help.'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from audiocrib import answers
+from audiocrib.actions import Action, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.cards import Card
+from audiocrib.errors import AudiocribError, IllegalActionError
+from audiocrib.events import CutForDeal, Dealt, Event, GameStarted, MatchWon, ThreeForLast
+from audiocrib.game import Game, Phase
+from audiocrib.narrator import Narrator
+from audiocrib.player import Player, load_player
+from audiocrib.shell.announcer import Announcer
+from audiocrib.shell.settings import SETTING_NAMES, Settings
+from audiocrib.shell.tablesetup import TableSetup
+from audiocrib.views import PlayerView
+
+__all__ = ["SEAT", "Binding", "Mode", "Session"]
+
+SEAT = 0
+"""The human's seat."""
+SAVE_VERSION = 1
+
+
+class Mode(StrEnum):
+    """Which screen the player is on."""
+
+    MAIN = "main menu"
+    SETUP = "table setup"
+    SETTINGS = "settings"
+    GAME_MENU = "game menu"
+    GAME = "game"
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """Keys, what they do in one sentence (the spoken help), and the `Session` method that does it."""
+
+    keys: tuple[str, ...]
+    description: str
+    method: str
+
+
+DIGITS = tuple("123456789")
+_HISTORY = (
+    Binding((",",), "An older message.", "_history_older"),
+    Binding((".",), "A newer message.", "_history_newer"),
+    Binding(("<",), "The oldest message.", "_history_oldest"),
+    Binding((">",), "The newest message.", "_history_newest"),
+    Binding(("r",), "Repeat the last message.", "_history_last"),
+    Binding(("f1",), "Help for this moment.", "_help"),
+    Binding(("?",), "Every key, one message each.", "_every_key"),
+    Binding(("c-c",), "Quit at once.", "_quit_now"),
+)
+_MENU = (
+    Binding(("up",), "The previous item.", "_menu_up"),
+    Binding(("down",), "The next item.", "_menu_down"),
+    Binding(("home",), "The first item.", "_menu_first"),
+    Binding(("end",), "The last item.", "_menu_last"),
+    Binding(("enter", "space"), "Choose the item, or change its setting.", "_menu_choose"),
+)
+_MENU_VALUES = (
+    Binding(("right",), "Change the setting forward.", "_menu_forward"),
+    Binding(("left",), "Change the setting back.", "_menu_back"),
+)
+_TABLE = (
+    Binding(("c",), "The count: in the play the running count, in the show the hand being counted.", "_key_count"),
+    Binding(("b",), "Who owns the crib.", "_key_crib"),
+    Binding(("f",), "The starter card.", "_key_starter"),
+    Binding(("v",), "The cards on the table in this series.", "_key_table"),
+    Binding(("s",), "The scores, and what each side needs to win.", "_key_scores"),
+    Binding(("t",), "Whose turn it is.", "_key_turn"),
+    Binding(("h",), "Your hand.", "_key_hand"),
+    Binding(("n",), "How many cards each player holds.", "_key_held"),
+    Binding(("l",), "The last play explained.", "_key_last"),
+    Binding(("left",), "The previous card in your hand.", "_card_left"),
+    Binding(("right",), "The next card in your hand.", "_card_right"),
+    Binding(("escape",), "The game menu: resume, settings, save and quit.", "_open_game_menu"),
+)
+_MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
+    "discard": (
+        Binding(("space",), "Mark or unmark the card you are on, for the crib.", "_mark"),
+        Binding(DIGITS, "Mark or unmark the card at that position.", "_mark_at"),
+        Binding(("enter",), "Lay the marked cards away to the crib.", "_lay_away"),
+    ),
+    "play": (
+        Binding(DIGITS, "Go to the card at that position.", "_select_at"),
+        Binding(("enter",), "Play the card you are on.", "_play"),
+        Binding(("space",), "Play the card you are on.", "_play"),
+    ),
+    "count": (
+        Binding((*DIGITS, "0"), "Type your count.", "_type_digit"),
+        Binding(("backspace",), "Delete the last digit typed.", "_delete_digit"),
+        Binding(("enter",), "Claim the count you typed.", "_claim"),
+    ),
+    "review": (Binding(("enter",), "Go on.", "_go_on"),),
+    "waiting": (Binding(("enter",), "Hurry the computer players.", "_hurry"),),
+    "over": (Binding(("enter",), "Back to the main menu.", "_to_main_menu"),),
+}
+_KEY_WORDS = {
+    ",": "comma", ".": "period", "<": "less than", ">": "greater than", "?": "question mark", "enter": "Enter",
+    "space": "space", "escape": "Escape", "f1": "F1", "left": "left arrow", "right": "right arrow",
+    "up": "up arrow", "down": "down arrow", "home": "Home", "end": "End", "backspace": "Backspace",
+    "c-c": "Control C",
+}
+MAIN_ITEMS = ("new game", "table setup", "settings", "keys", "quit")
+GAME_MENU_ITEMS = ("resume", "settings", "save and quit", "quit without saving")
+
+
+def key_words(keys: tuple[str, ...]) -> str:
+    """Keys as said in the help: ``("1", ..., "9")`` is "1 to 9", ``(",",)`` is "comma"."""
+    if len(keys) > 3 and all(k.isdigit() for k in keys):
+        return f"{keys[0]} to {keys[-1]}" if keys[-1] != "0" else f"{keys[0]} to {keys[-2]} and 0"
+    return " or ".join(_KEY_WORDS.get(k, k) for k in keys)
+
+
+class Session:
+    """One run of the shell: the menus, the table setup, the settings and the game being played.
+
+    ``save_path`` is where "save and quit" writes the game (None: saving is not offered to work); ``clock`` is
+    read for the counting timer, so a test can replace it.
+    """
+
+    def __init__(
+        self,
+        announcer: Announcer,
+        settings: Settings | None = None,
+        setup: TableSetup | None = None,
+        seed: int | None = None,
+        save_path: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.announcer = announcer
+        self.settings = settings if settings is not None else Settings()
+        self.setup = setup if setup is not None else TableSetup()
+        self.seed = seed
+        self.save_path = save_path
+        self.clock = clock
+        self.mode = Mode.MAIN
+        self.return_mode = Mode.MAIN
+        self.menu_index = 0
+        self.game: Game | None = None
+        self.players: list[Player | None] = []
+        self.narrator: Narrator | None = None
+        self.told = 0
+        """How many of the game's events have been narrated."""
+        self.passed = -1
+        """The pause point the player has gone on from (so it does not stop the narration twice)."""
+        self.holding = False
+        self.snapshot: PlayerView | None = None
+        self.cursor = 0
+        self.marked: list[Card] = []
+        self.typed = ""
+        self.count_deadline: float | None = None
+        self.count_warnings: list[float] = []
+        self.count_asked = -1
+        self.hurried = False
+        self.finished = False
+        """True once the player has quit."""
+        self.keys_pressed = 0
+
+    # ------------------------------------------------------------ saying
+    def say(self, text: str) -> None:
+        """Announce ``text``."""
+        self.announcer.say(text)
+
+    def start(self) -> None:
+        """The first words: the main menu (or the saved game on offer)."""
+        self._apply_settings()
+        if self._saved_game_text() is not None:
+            self.say("A saved game is waiting: choose Resume the saved game.")
+        self.mode = Mode.MAIN
+        self.menu_index = 0
+        self._say_item(prefix="Main menu: ")
+
+    # ------------------------------------------------------------ keys
+    @property
+    def moment(self) -> str:
+        """The key map in force: a menu's name, or in the game "discard", "play", "count", "review",
+        "waiting" or "over"."""
+        if self.mode is not Mode.GAME:
+            return self.mode.value
+        assert self.game is not None
+        if self.holding:
+            return "review"
+        if self.game.over:
+            return "over"
+        waiting = self.game.waiting_for()
+        if SEAT in waiting:
+            return {Phase.DISCARD: "discard", Phase.PLAY: "play", Phase.COUNT: "count"}[self.game.phase]
+        return "waiting"
+
+    def bindings(self) -> tuple[Binding, ...]:
+        """Every binding in force now, the moment's own first."""
+        moment = self.moment
+        if self.mode is Mode.GAME:
+            return (*_MOMENT_KEYS[moment], *_TABLE, *_HISTORY)
+        values = _MENU_VALUES if self.mode in (Mode.SETUP, Mode.SETTINGS) else ()
+        back = Binding(("escape",), self._escape_text(), "_menu_escape")
+        return (*values, *_MENU, back, *_HISTORY)
+
+    def press(self, key: str) -> None:
+        """Do what ``key`` does now; an unknown key gets one sentence and changes nothing."""
+        self.keys_pressed += 1
+        self.hurried = True
+        if self.settings.silence_on_key:
+            self.announcer.silence()
+        for binding in self.bindings():
+            if key in binding.keys:
+                getattr(self, binding.method)(key)
+                return
+        self.say(f"The {_KEY_WORDS.get(key, key)} key does nothing now. Press F1 for help.")
+
+    # ------------------------------------------------------------ help
+    def _help(self, key: str) -> None:
+        """F1: what to do now and the keys for this moment."""
+        own = _MOMENT_KEYS.get(self.moment, ()) if self.mode is Mode.GAME else ()
+        if self.mode is Mode.GAME:
+            lines = [self._prompt_text()]
+            lines += [f"{key_words(b.keys)}: {b.description}" for b in own]
+            lines.append("c b f v s t h n l answer questions, comma and period step through messages. "
+                         "Question mark lists every key.")
+        else:
+            lines = [f"You are in the {self.mode.value}. Up and down arrows move, Enter chooses"
+                     + (", left and right change a setting" if self.mode in (Mode.SETUP, Mode.SETTINGS) else "")
+                     + f", Escape {self._escape_text().lower().rstrip('.')}. Question mark lists every key."]
+        for line in lines:
+            self.say(line)
+
+    def _every_key(self, key: str) -> None:
+        """?: every key, one message each, so the history keys can step through them."""
+        self.say("Every key, one message each; comma and period step through them.")
+        seen: set[tuple[tuple[str, ...], str]] = set()
+        groups: list[tuple[str, tuple[Binding, ...]]] = [
+            ("In the menus", (*_MENU_VALUES, *_MENU)),
+            ("At the table, always", _TABLE),
+            *((f"When you {_MOMENT_WORDS[m]}", b) for m, b in _MOMENT_KEYS.items()),
+            ("Everywhere", _HISTORY),
+        ]
+        for title, bindings in groups:
+            lines = []
+            for b in bindings:
+                if (b.keys, title) not in seen:
+                    seen.add((b.keys, title))
+                    lines.append(f"{key_words(b.keys)}: {b.description}")
+            self.say(f"{title}: " + " ".join(lines))
+
+    def _escape_text(self) -> str:
+        return {
+            Mode.MAIN: "Quit.", Mode.SETUP: "Back to the main menu.", Mode.SETTINGS: "Back.",
+            Mode.GAME_MENU: "Back to the game.", Mode.GAME: "The game menu.",
+        }[self.mode]
+
+    # ------------------------------------------------------------ history
+    def _history_older(self, key: str) -> None:
+        self.announcer.say(self.announcer.history.older(), keep=False)
+
+    def _history_newer(self, key: str) -> None:
+        self.announcer.say(self.announcer.history.newer(), keep=False)
+
+    def _history_oldest(self, key: str) -> None:
+        self.announcer.say(self.announcer.history.oldest(), keep=False)
+
+    def _history_newest(self, key: str) -> None:
+        self.announcer.say(self.announcer.history.newest(), keep=False)
+
+    def _history_last(self, key: str) -> None:
+        self.announcer.say(self.announcer.history.last(), keep=False)
+
+    def _quit_now(self, key: str) -> None:
+        self.say("Goodbye.")
+        self.finished = True
+
+    # ------------------------------------------------------------ menus
+    def _items(self) -> tuple[str, ...]:
+        if self.mode is Mode.MAIN:
+            saved = ("resume the saved game",) if self._saved_game_text() is not None else ()
+            return (*saved, *MAIN_ITEMS)
+        if self.mode is Mode.SETUP:
+            return (*self.setup.menu_settings(), "start the game")
+        if self.mode is Mode.SETTINGS:
+            return (*SETTING_NAMES, "back")
+        return GAME_MENU_ITEMS
+
+    def _item_text(self, item: str) -> str:
+        if self.mode is Mode.SETUP and item != "start the game":
+            return f"{self.setup.label(item)}: {self.setup.value_text(item)}"
+        if self.mode is Mode.SETTINGS and item != "back":
+            return f"{self.settings.label(item)}: {self.settings.value_text(item)}"
+        if item == "table setup":
+            return f"Table setup: {self.setup.rules().describe()}"
+        return item[0].upper() + item[1:]
+
+    def _say_item(self, prefix: str = "") -> None:
+        items = self._items()
+        self.menu_index %= len(items)
+        self.say(f"{prefix}{self._item_text(items[self.menu_index])}. {self.menu_index + 1} of {len(items)}.")
+
+    def _menu_up(self, key: str) -> None:
+        self.menu_index -= 1
+        self._say_item()
+
+    def _menu_down(self, key: str) -> None:
+        self.menu_index += 1
+        self._say_item()
+
+    def _menu_first(self, key: str) -> None:
+        self.menu_index = 0
+        self._say_item()
+
+    def _menu_last(self, key: str) -> None:
+        self.menu_index = len(self._items()) - 1
+        self._say_item()
+
+    def _menu_forward(self, key: str) -> None:
+        self._change(1)
+
+    def _menu_back(self, key: str) -> None:
+        self._change(-1)
+
+    def _change(self, direction: int) -> None:
+        item = self._items()[self.menu_index % len(self._items())]
+        if item in ("start the game", "back"):
+            self.say("This item has no setting to change; press Enter to choose it.")
+            return
+        if self.mode is Mode.SETUP:
+            self.setup, note = self.setup.step(item, direction)
+            items = self._items()
+            self.menu_index = items.index(item) if item in items else min(self.menu_index, len(items) - 1)
+            self.say(f"{self._item_text(item)}." + (f" {note}" if note else ""))
+            return
+        self.settings.step(item, direction)
+        self._apply_settings()
+        self.say(f"{self._item_text(item)}.")
+
+    def _menu_choose(self, key: str) -> None:
+        items = self._items()
+        item = items[self.menu_index % len(items)]
+        if self.mode in (Mode.SETUP, Mode.SETTINGS) and item not in ("start the game", "back"):
+            self._change(1)
+            return
+        {
+            "new game": self._new_game, "start the game": self._new_game,
+            "resume the saved game": self._resume_saved,
+            "table setup": lambda: self._enter_menu(Mode.SETUP, "Table setup: "),
+            "settings": self._open_settings, "keys": lambda: self._every_key(key),
+            "quit": lambda: self._quit_now(key), "back": self._leave_settings,
+            "resume": self._resume, "save and quit": self._save_and_quit,
+            "quit without saving": lambda: self._quit_now(key),
+        }[item]()
+
+    def _menu_escape(self, key: str) -> None:
+        if self.mode is Mode.MAIN:
+            self._quit_now(key)
+        elif self.mode is Mode.SETUP:
+            self._enter_menu(Mode.MAIN, "Main menu: ")
+        elif self.mode is Mode.SETTINGS:
+            self._leave_settings()
+        else:
+            self._resume()
+
+    def _enter_menu(self, mode: Mode, prefix: str) -> None:
+        self.mode = mode
+        self.menu_index = 0
+        self._say_item(prefix=prefix)
+
+    def _open_settings(self) -> None:
+        self.return_mode = self.mode
+        self._enter_menu(Mode.SETTINGS, "Settings: ")
+
+    def _leave_settings(self) -> None:
+        self.mode = self.return_mode
+        self.menu_index = 0
+        if self.mode is Mode.GAME_MENU:
+            self._say_item(prefix="Game menu: ")
+        else:
+            self._say_item(prefix="Main menu: ")
+
+    def _apply_settings(self) -> None:
+        self.announcer.show_text = self.settings.show_text
+        if self.narrator is not None:
+            self.narrator.verbosity = self.settings.verbosity
+        for speaker in _speakers(self.announcer.speaker):
+            for name, value in (("set_rate", self.settings.rate), ("set_volume", self.settings.volume / 100)):
+                setter = getattr(speaker, name, None)
+                if setter is not None:
+                    try:
+                        setter(value)
+                    except Exception:  # a voice that cannot change rate still speaks
+                        pass
+
+    # ------------------------------------------------------------ the game: start, save, resume
+    def _new_game(self) -> None:
+        setup = self.setup
+        rules = setup.rules()
+        game = Game(rules, setup.names(), seed=self.seed, manual_seats=(SEAT,))
+        self.say(f"New game: {setup.describe()}")
+        self._begin(game, setup.levels, told=0)
+
+    def _begin(self, game: Game, levels: tuple[str, ...], told: int) -> None:
+        self.game = game
+        self.players = [None, *(load_player(level, seed=game.seed * 8 + seat)
+                                for seat, level in enumerate(levels, start=1))]
+        self.levels = levels
+        self.narrator = Narrator(game.names, game.rules, SEAT, self.settings.verbosity)
+        if told:
+            self.narrator.tell_all(game.view(SEAT).events[:told])  # the narrator's memory, unspoken
+        self.told = told
+        self.passed = -1
+        self.holding = False
+        self.mode = Mode.GAME
+        self.count_asked = -1
+        self._settle()
+
+    def _saved_game_text(self) -> str | None:
+        if self.save_path is None:
+            return None
+        try:
+            return self.save_path.read_text(encoding="utf-8")
+        except OSError:
+            return None
+
+    def _save_and_quit(self) -> None:
+        assert self.game is not None
+        if self.save_path is None:
+            self.say("This session has no place to save games; choose Quit without saving, or Resume.")
+            return
+        data = {"version": SAVE_VERSION, "game": self.game.to_json(), "levels": list(self.levels),
+                "told": self.told}
+        try:
+            self.save_path.parent.mkdir(parents=True, exist_ok=True)
+            partial = self.save_path.with_suffix(".partial")
+            partial.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(partial, self.save_path)
+        except OSError as error:
+            self.say(f"The game could not be saved ({error.strerror or 'unknown error'}); it goes on.")
+            self._resume()
+            return
+        self.say("Game saved. Goodbye.")
+        self.finished = True
+
+    def _resume_saved(self) -> None:
+        text = self._saved_game_text()
+        try:
+            if text is None:
+                raise ValueError
+            data = json.loads(text)
+            if data.get("version") != SAVE_VERSION:
+                raise ValueError
+            game = Game.from_json(data["game"])
+            levels = tuple(str(level) for level in data["levels"])
+            told = int(data["told"])
+        except (ValueError, KeyError, TypeError, AudiocribError):
+            self.say("The saved game cannot be read; start a new game instead.")
+            return
+        assert self.save_path is not None
+        self.save_path.unlink(missing_ok=True)
+        self.say("Resuming the saved game.")
+        self._begin(game, levels, told)
+        if self.told:
+            self.say(answers.scores(self.view()))
+            self.say(self._prompt_text())
+
+    def _open_game_menu(self, key: str) -> None:
+        self.mode = Mode.GAME_MENU
+        self.menu_index = 0
+        self._say_item(prefix="Game menu: ")
+
+    def _resume(self) -> None:
+        self.mode = Mode.GAME
+        self.say("Back to the game. " + self._prompt_text())
+
+    def _to_main_menu(self, key: str) -> None:
+        self.game = None
+        self._enter_menu(Mode.MAIN, "Main menu: ")
+
+    # ------------------------------------------------------------ the game: narration and the bots
+    def view(self) -> PlayerView:
+        """The human's view at the moment narrated (during a pause, the game as it stood there)."""
+        assert self.game is not None
+        if self.holding and self.snapshot is not None:
+            return self.snapshot
+        return self.game.view(SEAT)
+
+    def _settle(self) -> None:
+        """After any change: the bots lay away at once, then the news is narrated."""
+        assert self.game is not None
+        game = self.game
+        while game.phase is Phase.DISCARD and not self.holding:
+            bots = sorted(s for s in game.waiting_for() if s != SEAT)
+            if not bots:
+                break
+            for seat in bots:
+                player = self.players[seat]
+                assert player is not None
+                game.apply(Discard(seat, tuple(player.discard(game.view(seat)))))
+        self._catch_up()
+
+    def _pauses_before(self, index: int, events: tuple[Event, ...]) -> bool:
+        event = events[index]
+        if index == self.passed or index == 0:
+            return False
+        if isinstance(event, GameStarted):
+            return event.game > 1
+        if isinstance(event, Dealt):
+            return not isinstance(events[index - 1], GameStarted | ThreeForLast | CutForDeal)
+        return False
+
+    def _catch_up(self) -> None:
+        assert self.game is not None and self.narrator is not None
+        events = self.game.view(SEAT).events
+        was_holding = self.holding
+        while self.told < len(events):
+            if self._pauses_before(self.told, events):
+                self.holding = True
+                if not was_holding:
+                    self.snapshot = self.game.at(self.told).view(SEAT)
+                    self.say("Press Enter to go on.")
+                return
+            for line in self.narrator.tell(events[self.told]):
+                self.say(line)
+            self.told += 1
+            if isinstance(events[self.told - 1], MatchWon):
+                self.say("Press Enter for the main menu.")
+        self.holding = False
+        self.snapshot = None
+        self._ask()
+
+    def _ask(self) -> None:
+        """When the game waits for the human, say so (and start the counting clock)."""
+        moment = self.moment
+        if moment not in ("discard", "play", "count"):
+            return
+        self.cursor = 0
+        if moment == "count":
+            assert self.game is not None
+            asked = len(self.game.events)
+            if asked != self.count_asked:
+                self.count_asked = asked
+                self.typed = ""
+                timer = self.game.rules.count_timer
+                if timer:
+                    now = self.clock()
+                    self.count_deadline = now + timer
+                    self.count_warnings = sorted({now + timer / 2, now + timer - 10, now + timer - 5}, reverse=True)
+            return  # the narrator has just asked for the count, with the cards
+        self.say(self._prompt_text())
+
+    def _prompt_text(self) -> str:
+        if self.mode is not Mode.GAME or self.game is None:
+            return "No game is being played."
+        if self.holding:
+            return "Press Enter to go on."
+        return answers.prompt(self.view(), tuple(self.marked))
+
+    def bot_waiting(self) -> bool:
+        """True when a computer player is to move in the play (the terminal paces these moves)."""
+        return (self.mode is Mode.GAME and not self.holding and self.game is not None and not self.game.over
+                and self.moment == "waiting" and bool(self.game.waiting_for()))
+
+    def bot_move(self) -> tuple[int, Action]:
+        """The next computer player's move, decided from its own view; (events so far, action).
+
+        Safe to run off the event loop: it only reads. `apply_bot_move` checks the game has not moved since.
+        """
+        assert self.game is not None
+        seat = min(self.game.waiting_for())
+        player = self.players[seat]
+        assert player is not None
+        stamp = len(self.game.events)
+        view = self.game.view(seat)
+        if self.game.phase is Phase.PLAY:
+            return stamp, (Play(seat, player.play(view)) if view.playable else Go(seat))
+        if self.game.phase is Phase.COUNT:
+            return stamp, ClaimCount(seat, player.count(view))
+        return stamp, Discard(seat, tuple(player.discard(view)))
+
+    def apply_bot_move(self, stamp: int, action: Action) -> None:
+        """Apply a move from `bot_move` if the game is still where it was, and narrate it."""
+        if self.game is None or len(self.game.events) != stamp or not self.bot_waiting():
+            return
+        self.game.apply(action)
+        self._settle()
+
+    def tick(self) -> None:
+        """The counting timer: warnings at half time, ten and five seconds, and the timeout itself."""
+        if self.count_deadline is None or self.mode is not Mode.GAME or self.moment != "count":
+            return
+        now = self.clock()
+        while self.count_warnings and now >= self.count_warnings[-1]:
+            self.count_warnings.pop()
+            if now < self.count_deadline:
+                self.say(f"{round(self.count_deadline - now)} seconds left to count.")
+        if now >= self.count_deadline:
+            self.count_deadline = None
+            self.say("Time is up.")
+            self._act(CountTimeout(SEAT))
+
+    def _act(self, action: Action) -> bool:
+        assert self.game is not None
+        try:
+            self.game.apply(action)
+        except IllegalActionError as error:
+            self.say(str(error))
+            return False
+        self.marked = []
+        self.cursor = 0
+        self._settle()
+        return True
+
+    # ------------------------------------------------------------ the game: keys
+    def _hand(self) -> list[Card]:
+        view = self.view()
+        return sorted(view.hand if view.hand else view.kept)
+
+    def _card_words(self, card: Card) -> str:
+        view = self.view()
+        words = card.name.capitalize()
+        if self.moment == "discard" and card in self.marked:
+            words += ", marked"
+        elif self.moment == "play":
+            if card in view.playable:
+                words += f", makes {_number(view.count + card.rank.value_in_count)}"
+            else:
+                words += ", would pass thirty-one"
+        return words
+
+    def _walk(self, step: int) -> None:
+        hand = self._hand()
+        if not hand:
+            self.say("You hold no cards.")
+            return
+        self.cursor = (self.cursor + step) % len(hand)
+        self.say(f"{self._card_words(hand[self.cursor])}. {self.cursor + 1} of {len(hand)}.")
+
+    def _card_left(self, key: str) -> None:
+        self._walk(-1)
+
+    def _card_right(self, key: str) -> None:
+        self._walk(1)
+
+    def _select_at(self, key: str) -> None:
+        hand = self._hand()
+        position = int(key)
+        if position > len(hand):
+            self.say(f"You hold only {_number(len(hand))} cards.")
+            return
+        self.cursor = position - 1
+        self.say(f"{self._card_words(hand[self.cursor])}.")
+
+    def _mark_at(self, key: str) -> None:
+        hand = self._hand()
+        if int(key) > len(hand):
+            self.say(f"You hold only {_number(len(hand))} cards.")
+            return
+        self.cursor = int(key) - 1
+        self._mark(key)
+
+    def _mark(self, key: str) -> None:
+        hand = self._hand()
+        card = hand[self.cursor % len(hand)]
+        need = self.view().must_discard
+        if card in self.marked:
+            self.marked.remove(card)
+            self.say(f"{card.name.capitalize()}, unmarked. {_marked_count(len(self.marked), need)}")
+            return
+        if len(self.marked) >= need:
+            self.say(f"You already marked {_number(need)}; unmark one first, or press Enter to lay them away.")
+            return
+        self.marked.append(card)
+        self.say(f"{card.name.capitalize()}, marked. {_marked_count(len(self.marked), need)}")
+
+    def _lay_away(self, key: str) -> None:
+        need = self.view().must_discard
+        if len(self.marked) != need:
+            self.say(f"Mark {_number(need)} {'card' if need == 1 else 'cards'} for the crib first; "
+                     f"{_number(len(self.marked))} marked.")
+            return
+        self._act(Discard(SEAT, tuple(self.marked)))
+
+    def _play(self, key: str) -> None:
+        hand = self._hand()
+        self._act(Play(SEAT, hand[self.cursor % len(hand)]))
+
+    def _type_digit(self, key: str) -> None:
+        if len(self.typed) >= 2:
+            self.say(f"You typed {self.typed}; no count is more than two digits. Backspace deletes.")
+            return
+        self.typed += key
+        self.say(self.typed)
+
+    def _delete_digit(self, key: str) -> None:
+        if not self.typed:
+            self.say("Nothing typed yet.")
+            return
+        self.typed = self.typed[:-1]
+        self.say(f"Deleted; {self.typed or 'nothing'} typed.")
+
+    def _claim(self, key: str) -> None:
+        if not self.typed:
+            self.say("Type your count with the number keys first, then press Enter.")
+            return
+        points, self.typed = int(self.typed), ""
+        self.count_deadline = None
+        self._act(ClaimCount(SEAT, points))
+
+    def _go_on(self, key: str) -> None:
+        self.passed = self.told
+        self.holding = False
+        self.snapshot = None
+        self._catch_up()
+
+    def _hurry(self, key: str) -> None:
+        assert self.game is not None
+        waiting = sorted(self.game.waiting_for())
+        who = self.game.names[waiting[0]] if waiting else "nobody"
+        self.say(f"Waiting for {who}.")
+
+    def _key_count(self, key: str) -> None:
+        self.say(answers.count(self.view()))
+
+    def _key_crib(self, key: str) -> None:
+        self.say(answers.crib_owner(self.view()))
+
+    def _key_starter(self, key: str) -> None:
+        self.say(answers.starter(self.view()))
+
+    def _key_table(self, key: str) -> None:
+        self.say(answers.table(self.view()))
+
+    def _key_scores(self, key: str) -> None:
+        self.say(answers.scores(self.view()))
+
+    def _key_turn(self, key: str) -> None:
+        text = answers.turn(self.view())
+        if self.moment == "count" and self.count_deadline is not None:
+            text += f" {round(max(0.0, self.count_deadline - self.clock()))} seconds left to count."
+        self.say(text)
+
+    def _key_hand(self, key: str) -> None:
+        self.say(answers.hand(self.view(), tuple(self.marked)))
+
+    def _key_held(self, key: str) -> None:
+        self.say(answers.held(self.view()))
+
+    def _key_last(self, key: str) -> None:
+        self.say(answers.last_play(self.view()))
+
+
+_MOMENT_WORDS = {
+    "discard": "lay away", "play": "play a card", "count": "count your hand", "review": "go over a show",
+    "waiting": "wait for the computer players", "over": "have finished a match",
+}
+
+
+def _number(n: int) -> str:
+    from audiocrib.words import number_words
+
+    return number_words(n)
+
+
+def _marked_count(marked: int, need: int) -> str:
+    if marked == need:
+        return "Press Enter to lay them away." if need > 1 else "Press Enter to lay it away."
+    left = need - marked
+    return f"{_number(left).capitalize()} more to mark."
+
+
+def _speakers(speaker: object) -> list[object]:
+    """A speaker and, for a fallback chain, every speaker in it."""
+    chain = getattr(speaker, "speakers", None)
+    return [speaker, *chain] if isinstance(chain, list) else [speaker]
+

@@ -1,0 +1,473 @@
+"""The shell, driven through the real prompt_toolkit application with pipe input and a recording speaker."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from audiocrib import answers
+from audiocrib.events import GameWon, HandShown, MatchWon, Played
+from audiocrib.game import Phase
+from audiocrib.rules import Variant
+from audiocrib.shell.session import SEAT
+from audiocrib.shell.settings import Settings
+from audiocrib.shell.tablesetup import TableSetup
+from tests.shell_driver import (
+    FakeClock,
+    Table,
+    lay_away_first,
+    play_a_card,
+    play_to_the_end,
+    run,
+)
+
+QUESTION_KEYS = {
+    "c": answers.count, "b": answers.crib_owner, "f": answers.starter, "v": answers.table,
+    "s": answers.scores, "t": answers.turn, "n": answers.held, "l": answers.last_play,
+}
+
+
+async def reach(table: Table, moment: str, limit: int = 400) -> None:
+    """Play on (answering correctly) until the session is at ``moment``."""
+    for _ in range(limit):
+        if table.session.moment == moment:
+            return
+        current = table.session.moment
+        if current == "discard":
+            await lay_away_first(table)
+        elif current == "play":
+            await play_a_card(table)
+        elif current in ("review", "waiting"):
+            await table.press("enter")
+        elif current == "count":
+            game = table.session.game
+            assert game is not None
+            await table.press("1", "enter")
+        else:
+            raise AssertionError(f"cannot reach {moment} from {current}")
+    raise AssertionError(f"never reached {moment}")
+
+
+# ------------------------------------------------------------------ menus
+def test_the_first_words_are_the_main_menu_and_the_screen_shows_every_line() -> None:
+    async def script(table: Table) -> None:
+        assert table.said[0] == "Main menu: New game. 1 of 5."
+        assert (await table.answer("down")).startswith("Table setup: six-card cribbage, 2 players, to 121. 2 of 5")
+        assert await table.answer("up") == "New game. 1 of 5."
+        assert await table.answer("up") == "Quit. 5 of 5."
+        assert await table.answer("home") == "New game. 1 of 5."
+        assert await table.answer("end") == "Quit. 5 of 5."
+
+    table = run(script)
+    assert table.screen.getvalue().splitlines() == table.said[: len(table.screen.getvalue().splitlines())]
+    assert all(line.isascii() and line.isprintable() for line in table.screen.getvalue().splitlines())
+
+
+def test_table_setup_changes_settings_and_keeps_the_table_playable() -> None:
+    async def script(table: Table) -> None:
+        await table.press("down", "enter")
+        assert table.said[-1] == "Table setup: Players: 2. 1 of 9."
+        assert await table.answer("right") == "Players: 3."
+        await table.press("right")
+        assert table.session.setup.players == 4
+        said = await table.press("down", "right")
+        assert said[-1] == "Teams: teams of two."
+        await table.press("down", "left")  # six-card to five-card going back
+        assert table.session.setup.variant is Variant.FIVE_CARD
+        said = await table.press("up", "left")
+        assert "always played in teams" in said[-1]
+        assert table.session.setup.teams == 2
+        await table.press("escape")
+        assert table.said[-1].startswith("Main menu: ")
+
+    run(script)
+
+
+def test_the_setup_chooses_every_opponent_level_and_starts_the_game() -> None:
+    async def script(table: Table) -> None:
+        await table.press("down", "enter", "right")  # three players
+        await table.press("end", "up")  # the last opponent's level
+        said = await table.press("right")
+        assert said[-1] == "Carol: beginner."
+        await table.press("end", "enter")
+        assert table.session.game is not None
+        assert table.session.game.rules.players == 3
+        assert table.session.levels == ("expert", "beginner")
+        assert table.session.moment == "discard"
+
+    run(script)
+
+
+def test_settings_change_verbosity_pace_and_the_voice() -> None:
+    async def script(table: Table) -> None:
+        await table.press("down", "down", "enter")
+        assert table.said[-1] == "Settings: Verbosity: normal. 1 of 7."
+        assert await table.answer("right") == "Verbosity: full."
+        assert await table.answer("space") == "Verbosity: full."  # the last choice stays
+        await table.press("down", "left")
+        assert table.session.settings.pace == 1.0
+        await table.press("escape")
+        assert table.said[-1] == "Main menu: New game. 1 of 5."
+
+    table = run(script, settings=Settings(pace=1.5))
+    assert table.session.settings.verbosity.value == "full"
+
+
+# ------------------------------------------------------------------ a whole game
+@pytest.mark.parametrize(
+    "setup",
+    [
+        TableSetup(levels=("beginner",)),
+        TableSetup(players=4, teams=2, variant=Variant.FIVE_CARD, levels=("easy",) * 3),
+        TableSetup(players=3, target=61, levels=("beginner", "medium")),
+        TableSetup(players=6, teams=3, target=61, levels=("beginner",) * 5),
+        TableSetup(variant=Variant.SEVEN_CARD, target=61, manual_counting=True, levels=("beginner",)),
+        TableSetup(target=61, match_games=2, levels=("beginner",)),
+    ],
+    ids=["six-card", "five-card teams", "three players", "six in teams of three", "seven-card counting", "match"],
+)
+def test_a_whole_match_from_the_menu_to_the_winner_by_key_presses(setup: TableSetup) -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await play_to_the_end(table)
+
+    table = run(script, setup=setup, seed=11)
+    game = table.session.game
+    assert game is not None and game.over
+    won = [e for e in game.events if isinstance(e, MatchWon)]
+    assert len(won) == 1
+    assert table.said[-1] == "Press Enter for the main menu."
+    assert any(re.search(r"\bwins? (the game|game \w+)\b", line) for line in table.said[-8:])
+    assert any(line.startswith("You play the ") for line in table.said)
+    assert "Press Enter to go on." in table.said
+    if setup.match_games > 1:
+        assert sum(isinstance(e, GameWon) for e in game.events) >= 2
+    if setup.manual_counting:
+        claimed = [e for e in game.events if isinstance(e, HandShown) and e.seat == SEAT]
+        assert claimed and all(e.claimed == e.score.total for e in claimed)
+    # Every line went to the screen once, as plain ASCII.
+    lines = table.screen.getvalue().splitlines()
+    assert lines == table.said
+    assert all(line.isascii() and line.isprintable() for line in lines)
+
+
+def test_enter_after_the_match_goes_back_to_the_main_menu() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await play_to_the_end(table)
+        assert await table.answer("enter") == "Main menu: New game. 1 of 5."
+        assert table.session.game is None
+
+    run(script, setup=TableSetup(variant=Variant.FIVE_CARD, levels=("beginner",)))
+
+
+# ------------------------------------------------------------------ every key in every moment
+@pytest.mark.parametrize("moment", ["discard", "play", "count", "review", "over"])
+def test_every_question_key_answers_from_the_view_in_every_moment(moment: str) -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        if moment == "over":
+            await play_to_the_end(table)
+        else:
+            await reach(table, moment)
+        view = table.session.view()
+        for key, answer in QUESTION_KEYS.items():
+            assert await table.answer(key) == answer(view), key
+        assert await table.answer("h") == answers.hand(view, ())
+        assert table.session.moment == moment
+
+    setup = TableSetup(variant=Variant.FIVE_CARD, manual_counting=True, levels=("beginner",))
+    run(script, setup=setup, seed=3)
+
+
+def test_the_review_after_the_show_answers_from_the_deal_just_shown() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await reach(table, "review")
+        view = table.session.view()
+        game = table.session.game
+        assert game is not None and game.phase is Phase.DISCARD  # the game itself has dealt again
+        assert view.starter is not None  # ...but the keys answer from the show
+        assert "starter is the " + view.starter.name in await table.answer("f")
+        said = await table.press("enter")
+        assert any("your hand" in line.lower() for line in said)
+        assert table.session.moment == "discard"
+
+    run(script, setup=TableSetup(levels=("beginner",)), seed=4)
+
+
+def test_arrows_walk_the_hand_and_digits_pick_by_position() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        hand = sorted(table.session.view().hand)
+        assert (await table.answer("right")).startswith(f"{hand[1].name.capitalize()}. 2 of 6")
+        assert (await table.answer("left")).startswith(f"{hand[0].name.capitalize()}. 1 of 6")
+        assert (await table.answer("left")).startswith(f"{hand[5].name.capitalize()}. 6 of 6")
+        assert await table.answer("3") == f"{hand[2].name.capitalize()}, marked. One more to mark."
+        assert await table.answer("space") == f"{hand[2].name.capitalize()}, unmarked. Two more to mark."
+        await table.press("1", "2")
+        assert "marked" in await table.answer("h")
+        await table.press("enter")
+        assert table.session.moment in ("play", "waiting")
+        await reach(table, "play")
+        view = table.session.view()
+        hand = sorted(view.hand)
+        said = await table.answer("1")
+        if hand[0] in view.playable:
+            assert said == f"{hand[0].name.capitalize()}, makes {_words(view.count + hand[0].rank.value_in_count)}."
+        else:
+            assert said == f"{hand[0].name.capitalize()}, would pass thirty-one."
+
+    run(script, setup=TableSetup(levels=("beginner",)), seed=6)
+
+
+def _words(n: int) -> str:
+    from audiocrib.words import number_words
+
+    return number_words(n)
+
+
+# ------------------------------------------------------------------ illegal input
+def test_illegal_keys_and_moves_get_one_sentence_and_change_nothing() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        game = table.session.game
+        assert game is not None
+        before = game.state_key()
+        assert await table.answer("enter") == "Mark two cards for the crib first; zero marked."
+        assert await table.answer("z") == "The z key does nothing now. Press F1 for help."
+        assert await table.answer("f5") == "The f5 key does nothing now. Press F1 for help."
+        await table.press("1", "2")
+        assert (await table.answer("3")).startswith("You already marked two")
+        assert await table.answer("9") == "You hold only six cards."
+        assert game.state_key() == before
+        await table.press("enter")
+        # In the play, a card that would pass 31.
+        for _ in range(200):
+            await reach(table, "play")
+            view = table.session.view()
+            blocked = [c for c in view.hand if c not in view.playable]
+            if blocked:
+                before = game.state_key()
+                position = sorted(view.hand).index(blocked[0]) + 1
+                said = await table.press(str(position), "enter")
+                assert said[-1].endswith(".") and "31" in said[-1] or "thirty-one" in said[-1]
+                assert game.state_key() == before
+                return
+            await play_a_card(table, highest=True)
+        raise AssertionError("no blocked card came up")
+
+    run(script, setup=TableSetup(levels=("beginner",)), seed=2)
+
+
+def test_a_burst_of_every_key_in_every_menu_never_breaks_the_shell() -> None:
+    keys = ["c", "b", "f", "v", "s", "t", "h", "n", "l", "left", "right", "up", "down", "home", "end", "f1",
+            "?", ",", ".", "<", ">", "r", "m", "x", "0", "7", "backspace", "f5"]
+
+    async def script(table: Table) -> None:
+        for key in keys:  # the main menu
+            said = await table.press(key)
+            assert said, key
+        await table.press("home", "enter")
+        for key in keys:  # the game
+            said = await table.press(key)
+            assert said, key
+
+    run(script, setup=TableSetup(levels=("beginner",)))
+
+
+# ------------------------------------------------------------------ history, help, silence
+def test_history_keys_step_through_what_was_said() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        kept = table.session.announcer.history.messages
+        assert await table.answer("r") == kept[-1]
+        assert await table.answer(",") == kept[-2]
+        assert await table.answer(",") == kept[-3]
+        assert await table.answer(".") == kept[-2]
+        assert await table.answer("<") == kept[0]
+        assert await table.answer(",") == kept[0] + " (This is the oldest message.)"
+        assert await table.answer(">") == kept[-1]
+        assert table.session.announcer.history.messages == kept  # reading does not add to the history
+
+    run(script, setup=TableSetup(levels=("beginner",)))
+
+
+def test_f1_explains_this_moment_and_question_mark_lists_every_key() -> None:
+    async def script(table: Table) -> None:
+        said = await table.press("f1")
+        assert said[0].startswith("You are in the main menu.")
+        await table.press("enter")
+        said = await table.press("f1")
+        assert said[0] == answers.prompt(table.session.view(), ())
+        assert "space: Mark or unmark the card you are on, for the crib." in said
+        said = await table.press("?")
+        text = " ".join(said)
+        for key in ("c: The count", "b: Who owns the crib.", "f: The starter card.", "comma: An older message.",
+                    "Escape: The game menu", "F1: Help for this moment.", "1 to 9 and 0: Type your count."):
+            assert key in text, key
+
+    run(script, setup=TableSetup(levels=("beginner",)))
+
+
+def test_a_key_press_silences_speech_unless_the_setting_is_off() -> None:
+    async def script(table: Table) -> None:
+        before = table.speaker.silenced
+        await table.press("s", "s")
+        assert table.speaker.silenced == before + 2
+
+    run(script)
+
+    async def quiet(table: Table) -> None:
+        await table.press("s", "s")
+        assert table.speaker.silenced == 0
+
+    run(quiet, settings=Settings(pace=0.0, silence_on_key=False))
+
+
+# ------------------------------------------------------------------ pacing
+def test_the_computer_players_wait_for_the_pace_and_any_key_hurries_them() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await lay_away_first(table)
+        session = table.session
+        game = session.game
+        assert game is not None
+        loop = asyncio.get_running_loop()
+        for _ in range(50):  # reach a moment where a computer player is to move
+            if session.bot_waiting():
+                break
+            view = session.view()
+            position = sorted(view.hand).index(sorted(view.playable)[0]) + 1
+            count = session.keys_pressed
+            table.pipe.send_text(str(position))
+            table.pipe.send_text("\r")
+            while session.keys_pressed < count + 2:
+                await asyncio.sleep(0.002)
+        assert session.bot_waiting()
+        moved = len(game.events)
+        await asyncio.sleep(0.3)
+        assert len(game.events) == moved  # still pausing (the pace is 30 seconds)
+        count = session.keys_pressed
+        table.pipe.send_text("s")
+        end = loop.time() + 10
+        while len(game.events) == moved:
+            assert loop.time() < end, "the key did not hurry the computer player"
+            await asyncio.sleep(0.005)
+        assert session.keys_pressed == count + 1
+
+    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=30.0), seed=9)
+
+
+# ------------------------------------------------------------------ manual counting and its timer
+def test_the_counting_timer_warns_and_times_out_on_the_test_clock() -> None:
+    clock = FakeClock()
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await reach(table, "count")
+        said_t = await table.answer("t")
+        assert "30 seconds left to count." in said_t
+        clock.now += 15
+        await asyncio.sleep(0.1)
+        assert table.said[-1] == "15 seconds left to count."
+        clock.now += 10
+        await asyncio.sleep(0.1)
+        assert table.said[-1] == "5 seconds left to count."
+        clock.now += 6
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if table.session.moment != "count":
+                break
+        game = table.session.game
+        assert game is not None
+        shown = [e for e in game.events if isinstance(e, HandShown) and e.seat == SEAT]
+        assert shown[-1].timed_out
+        assert "Time is up." in table.said
+
+    setup = TableSetup(manual_counting=True, count_timer=30, levels=("beginner",))
+    run(script, setup=setup, clock=clock, seed=5)
+
+
+def test_a_manual_count_is_typed_corrected_and_claimed() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await reach(table, "count")
+        assert await table.answer("enter") == "Type your count with the number keys first, then press Enter."
+        assert await table.answer("4") == "4"
+        assert await table.answer("2") == "42"
+        assert (await table.answer("7")).startswith("You typed 42")
+        assert await table.answer("backspace") == "Deleted; 4 typed."
+        said = await table.press("enter")
+        assert any("four" in line for line in said)
+        game = table.session.game
+        assert game is not None
+        shown = [e for e in game.events if isinstance(e, HandShown) and e.seat == SEAT]
+        assert shown[-1].claimed == 4
+
+    run(script, setup=TableSetup(manual_counting=True, levels=("beginner",)), seed=5)
+
+
+# ------------------------------------------------------------------ the game menu, save and resume
+def test_escape_opens_the_game_menu_and_resume_returns_to_the_same_moment() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        said = await table.press("escape")
+        assert said[-1] == "Game menu: Resume. 1 of 4."
+        assert table.session.moment == "game menu"
+        said = await table.press("enter")
+        assert said[-1].startswith("Back to the game. Lay away")
+        assert table.session.moment == "discard"
+
+    run(script, setup=TableSetup(levels=("beginner",)))
+
+
+def test_save_and_quit_then_resume_gives_the_same_game(tmp_path: Path) -> None:
+    save = tmp_path / "saved-game.json"
+    saved: list[tuple[object, ...]] = []
+
+    async def first(table: Table) -> None:
+        await table.press("enter")
+        await lay_away_first(table)
+        await reach(table, "play")
+        game = table.session.game
+        assert game is not None
+        saved.append(game.state_key())
+        await table.press("escape", "down", "down", "enter")
+        assert table.said[-1] == "Game saved. Goodbye."
+        assert table.session.finished
+
+    run(first, setup=TableSetup(levels=("medium",)), save_path=save)
+    assert json.loads(save.read_text())["version"] == 1
+
+    async def second(table: Table) -> None:
+        assert table.said[0] == "A saved game is waiting: choose Resume the saved game."
+        assert table.said[1] == "Main menu: Resume the saved game. 1 of 6."
+        said = await table.press("enter")
+        assert said[0] == "Resuming the saved game."
+        game = table.session.game
+        assert game is not None
+        assert game.state_key() == saved[0]
+        assert table.session.moment == "play"
+        played = sum(isinstance(e, Played) for e in game.events)
+        await play_a_card(table)
+        assert sum(isinstance(e, Played) for e in game.events) > played
+
+    run(second, save_path=save)
+    assert not save.exists()
+
+
+def test_a_damaged_save_is_refused_in_a_sentence(tmp_path: Path) -> None:
+    save = tmp_path / "saved-game.json"
+    save.write_text("{not json")
+
+    async def script(table: Table) -> None:
+        said = await table.press("enter")
+        assert said == ["The saved game cannot be read; start a new game instead."]
+        assert table.session.game is None
+
+    run(script, save_path=save)
