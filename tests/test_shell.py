@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from audiocrib import answers
+from audiocrib.actions import Play
+from audiocrib.errors import IllegalActionError
 from audiocrib.events import GameWon, HandShown, MatchWon, Played
 from audiocrib.game import Phase
 from audiocrib.rules import Variant
@@ -254,8 +256,10 @@ def test_illegal_keys_and_moves_get_one_sentence_and_change_nothing() -> None:
             if blocked:
                 before = game.state_key()
                 position = sorted(view.hand).index(blocked[0]) + 1
+                with pytest.raises(IllegalActionError) as refused:
+                    game.verify(Play(SEAT, blocked[0]))
                 said = await table.press(str(position), "enter")
-                assert said[-1].endswith(".") and "31" in said[-1] or "thirty-one" in said[-1]
+                assert said[-1] == str(refused.value)
                 assert game.state_key() == before
                 return
             await play_a_card(table, highest=True)
@@ -471,3 +475,14 @@ def test_a_damaged_save_is_refused_in_a_sentence(tmp_path: Path) -> None:
         assert table.session.game is None
 
     run(script, save_path=save)
+
+
+def test_docs_keys_lists_every_binding_in_the_words_of_the_spoken_help() -> None:
+    from audiocrib.shell import session
+
+    text = (Path(__file__).parent.parent / "docs" / "keys.md").read_text()
+    groups = [session._MENU, session._MENU_VALUES, session._TABLE, session._HISTORY, *session._MOMENT_KEYS.values()]
+    for group in groups:
+        for binding in group:
+            row = f"| {session.key_words(binding.keys)} | {binding.description} |"
+            assert row in text, row

@@ -9,8 +9,10 @@ player turned them off, and always when speech has fallen back to text, so an an
 >>> screen, speaker = io.StringIO(), RecordingSpeaker()
 >>> announcer = Announcer(speaker, screen)
 >>> announcer.say("Bob plays the seven of clubs for twenty-two.")
->>> screen.getvalue(), speaker.said, announcer.history.last()
-('Bob plays the seven of clubs for twenty-two.\\n', ['Bob plays the seven of clubs for twenty-two.'], 'Bob plays the seven of clubs for twenty-two.')
+>>> screen.getvalue()
+'Bob plays the seven of clubs for twenty-two.\\n'
+>>> speaker.said == [announcer.history.last()] == ["Bob plays the seven of clubs for twenty-two."]
+True
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import time
 from typing import TextIO
 
 from audiocrib.shell.history import MessageHistory
-from audiocrib.speech import Speaker, TranscriptSpeaker
+from audiocrib.speech import FallbackSpeaker, Speaker, TranscriptSpeaker
 
 __all__ = ["Announcer"]
 
@@ -30,7 +32,7 @@ class Announcer:
 
     def __init__(
         self,
-        speaker: Speaker,
+        speaker: Speaker | FallbackSpeaker,
         screen: TextIO | None = None,
         transcript: TranscriptSpeaker | None = None,
         show_text: bool = True,

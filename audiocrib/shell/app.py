@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
@@ -49,7 +50,7 @@ def build_application(session: Session, input: Input | None = None, output: Outp
     """The prompt_toolkit application that feeds ``session`` its keys."""
     bindings = KeyBindings()
 
-    def handler(name: str) -> object:
+    def handler(name: str) -> Callable[[KeyPressEvent], None]:
         def handle(event: KeyPressEvent) -> None:
             session.press(name)
             if session.finished:
@@ -59,7 +60,7 @@ def build_application(session: Session, input: Input | None = None, output: Outp
         return handle
 
     for key, name in KEY_NAMES.items():
-        bindings.add(key)(handler(name))  # type: ignore[arg-type]  # handler returns a handler
+        bindings.add(key)(handler(name))
 
     @bindings.add(Keys.Any)
     def _other(event: KeyPressEvent) -> None:

@@ -372,7 +372,7 @@ class Session:
         if self.mode in (Mode.SETUP, Mode.SETTINGS) and item not in ("start the game", "back"):
             self._change(1)
             return
-        {
+        choices: dict[str, Callable[[], None]] = {
             "new game": self._new_game, "start the game": self._new_game,
             "resume the saved game": self._resume_saved,
             "table setup": lambda: self._enter_menu(Mode.SETUP, "Table setup: "),
@@ -380,7 +380,8 @@ class Session:
             "quit": lambda: self._quit_now(key), "back": self._leave_settings,
             "resume": self._resume, "save and quit": self._save_and_quit,
             "quit without saving": lambda: self._quit_now(key),
-        }[item]()
+        }
+        choices[item]()
 
     def _menu_escape(self, key: str) -> None:
         if self.mode is Mode.MAIN:
@@ -415,7 +416,7 @@ class Session:
             self.narrator.verbosity = self.settings.verbosity
         for speaker in _speakers(self.announcer.speaker):
             for name, value in (("set_rate", self.settings.rate), ("set_volume", self.settings.volume / 100)):
-                setter = getattr(speaker, name, None)
+                setter: Callable[[float], None] | None = getattr(speaker, name, None)
                 if setter is not None:
                     try:
                         setter(value)

@@ -151,7 +151,7 @@ class TableSetup:
             notes.append(f"{setup.variant.value.capitalize()} cribbage is for two or four players, "
                          "so the game is now six-card.")
             setup = dataclasses.replace(setup, variant=Variant.SIX_CARD, target=0)
-        if setup.teams > 1 and setup.players not in (4, 6) or setup.teams == 3 and setup.players != 6:
+        if (setup.teams > 1 and setup.players not in (4, 6)) or (setup.teams == 3 and setup.players != 6):
             notes.append("Teams are off at this table size.")
             setup = dataclasses.replace(setup, teams=1)
         if setup.players == 4 and setup.variant is not Variant.SIX_CARD and setup.teams != 2:

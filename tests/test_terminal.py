@@ -1,0 +1,160 @@
+"""End to end: the installed ``audiocrib`` in a real terminal (tmux), speaking through a real Speech Dispatcher.
+
+A private daemon records every message it is asked to speak (`tests.speechd`). The test types keys into the
+terminal with ``tmux send-keys``, waits for the expected words in the daemon's record, and reads the screen with
+``capture-pane`` and the raw bytes the program wrote with ``pipe-pane``. It may skip only where tmux or Speech
+Dispatcher is missing, and never under CI.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.speechd import SpeechDispatcher, require
+
+PROGRAM = Path(sys.executable).parent / "audiocrib"
+
+
+class Terminal:
+    """A private tmux server running one command in an 80 by 24 window."""
+
+    def __init__(self, name: str, command: list[str], env: dict[str, str], raw: Path) -> None:
+        self.name = name
+        self.raw = raw
+        line = " ".join(shlex.quote(part) for part in ["env", *(f"{k}={v}" for k, v in env.items()), *command])
+        self.tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", line)
+        self.tmux("pipe-pane", "-o", f"cat >> {shlex.quote(str(raw))}")
+
+    def tmux(self, *args: str) -> str:
+        done = subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", *args], capture_output=True,
+                              text=True, timeout=10)
+        return done.stdout
+
+    def keys(self, *keys: str) -> None:
+        """Type ``keys`` (tmux key names: Enter, Escape, Left, F1, or text)."""
+        for key in keys:
+            self.tmux("send-keys", "-t", self.name, key)
+            time.sleep(0.05)  # a terminal user cannot type faster; Escape needs its own moment
+
+    def screen(self) -> str:
+        """What the window shows now."""
+        return self.tmux("capture-pane", "-p", "-t", self.name)
+
+    def alive(self) -> bool:
+        return subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "has-session", "-t", self.name],
+                              capture_output=True, timeout=10).returncode == 0
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "kill-server"], capture_output=True, timeout=10)
+
+
+@pytest.fixture
+def daemon() -> Iterator[SpeechDispatcher]:
+    require()
+    if shutil.which("tmux") is None:
+        if os.environ.get("CI"):
+            pytest.fail("tmux is not installed; CI must run the terminal tests.")
+        pytest.skip("tmux is not installed.")
+    with SpeechDispatcher() as running:
+        yield running
+
+
+def start(daemon: SpeechDispatcher, tmp_path: Path, name: str, term: str = "xterm-256color",
+          speech: str = "screenreader") -> Terminal:
+    env = {**daemon.env(), "TERM": term, "HOME": str(tmp_path), "PATH": os.environ.get("PATH", "")}
+    command = [str(PROGRAM), "--speech", speech, "--seed", "7", "--pace", "0", "--data-dir", str(tmp_path),
+               "--transcript", str(tmp_path / "transcript.txt")]
+    return Terminal(f"audiocrib-{name}-{os.getpid()}", command, env, tmp_path / "raw.bin")
+
+
+def wait_screen(terminal: Terminal, text: str, timeout: float = 10.0) -> str:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        screen = terminal.screen()
+        if text in screen:
+            return screen
+        time.sleep(0.05)
+    raise AssertionError(f"{text!r} never appeared on the screen:\n{terminal.screen()}")
+
+
+def test_a_game_in_a_real_terminal_is_spoken_through_speech_dispatcher(daemon: SpeechDispatcher,
+                                                                       tmp_path: Path) -> None:
+    terminal = start(daemon, tmp_path, "game")
+    try:
+        daemon.wait_for("Main menu: New game. 1 of 5.", timeout=15)
+        wait_screen(terminal, "Main menu: New game. 1 of 5.")
+        terminal.keys("Enter")
+        spoken = daemon.wait_for(lambda lines: any(line.startswith("Lay away two cards") for line in lines))
+        assert any(line.startswith("Your hand: ") for line in spoken)
+        terminal.keys("1", "2", "Enter")
+        spoken = daemon.wait_for(lambda lines: any(line.startswith("You lay away the ") for line in lines))
+        terminal.keys("s")
+        daemon.wait_for(lambda lines: any(line.startswith("You have ") for line in lines[len(spoken):]))
+        terminal.keys("F1")
+        daemon.wait_for(lambda lines: any(line.startswith("c b f v s t h n l") for line in lines))
+        # Play cards until one of ours is announced (the first playable card by position each time).
+        end = time.monotonic() + 30
+        while not any(line.startswith("You play the ") for line in daemon.spoken()):
+            assert time.monotonic() < end, "no card of ours was played"
+            terminal.keys("1", "Enter")
+            time.sleep(0.2)
+        screen = wait_screen(terminal, "You play the ")
+        assert "Main menu: New game. 1 of 5." in daemon.spoken()
+        # The speech daemon dies mid-game: the game goes on in text lines and says so once.
+        daemon.kill()
+        terminal.keys("s")
+        screen = wait_screen(terminal, "using text lines instead")
+        assert screen.count("using text lines instead") == 1
+        terminal.keys("t")
+        time.sleep(0.3)
+        assert terminal.alive()
+        # Quit from the game menu.
+        terminal.keys("Escape")
+        wait_screen(terminal, "Game menu: Resume. 1 of 4.")
+        terminal.keys("Up", "Enter")
+        end = time.monotonic() + 10
+        while terminal.alive():
+            assert time.monotonic() < end, "the program did not quit"
+            time.sleep(0.05)
+    finally:
+        terminal.close()
+    raw = (tmp_path / "raw.bin").read_bytes()
+    assert b"\x1b[6n" not in raw  # no cursor-position request
+    assert b"\x1b[?1049h" not in raw  # no alternate (full) screen
+    text = raw.decode("ascii")  # plain ASCII, every byte
+    assert "You lay away the " in text
+    transcript = (tmp_path / "transcript.txt").read_text().splitlines()
+    assert transcript[0] == "Main menu: New game. 1 of 5."
+    assert "Game menu: Resume. 1 of 4." in transcript
+
+
+def test_it_works_under_a_dumb_terminal_with_text_lines_only(daemon: SpeechDispatcher, tmp_path: Path) -> None:
+    terminal = start(daemon, tmp_path, "dumb", term="dumb", speech="none")
+    try:
+        wait_screen(terminal, "Main menu: New game. 1 of 5.")
+        terminal.keys("Down")
+        wait_screen(terminal, "Table setup: six-card cribbage, 2 players, to 121. 2 of 5.")
+        terminal.keys("Up", "Enter")
+        screen = wait_screen(terminal, "Lay away two cards")
+        assert "Your hand: " in screen
+        terminal.keys("c")
+        wait_screen(terminal, "no count until the play")
+        terminal.keys("C-c")
+        end = time.monotonic() + 10
+        while terminal.alive():
+            assert time.monotonic() < end, "Control C did not quit"
+            time.sleep(0.05)
+    finally:
+        terminal.close()
+    assert daemon.spoken() == []  # speech none: the terminal's own reader does the reading
+    raw = (tmp_path / "raw.bin").read_bytes()
+    assert b"\x1b" not in raw  # not one escape sequence under TERM=dumb
