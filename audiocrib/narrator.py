@@ -1,0 +1,550 @@
+"""The narrator: the game's events, as one seat sees them, turned into sentences a player hears.
+
+Feed a `Narrator` every event of ``game.view(seat).events`` in order (``tell`` one at a time, or ``tell_all``);
+each call returns zero or more announcements. An announcement is one plain ASCII line, a sentence or a few, that
+ends with a full stop. Counts and points are always words ("twenty-two", never "22"), as players hear them. The
+listener is "you"; the others are named. At team tables a side is named by its players ("Bob and Dave",
+"you and Carol").
+
+>>> from audiocrib.cards import Card
+>>> from audiocrib.scoring import Score, score_play
+>>> from audiocrib.cards import parse_cards
+>>> narrator = Narrator(("Ann", "Bob"), Rules(), seat=0)
+>>> narrator.tell(Played(seat=1, card=Card.parse("7C"), count=22, score=Score()))
+['Bob plays the seven of clubs for twenty-two.']
+>>> narrator.tell(Played(seat=0, card=Card.parse("6H"), count=28, score=score_play(parse_cards("7C 8D 6H"))))
+['You play the six of hearts for twenty-eight: a run of three, three points.']
+>>> narrator.verbosity = Verbosity.BRIEF
+>>> narrator.tell(Played(seat=1, card=Card.parse("8C"), count=15, score=score_play(parse_cards("7D 8C"))))
+['Bob: eight of clubs, fifteen for two.']
+
+What each verbosity says, event by event (NORMAL is the default; FULL is NORMAL plus the extras noted; BRIEF is
+NORMAL cut down as noted):
+
+- Cut for deal: who cut what, and who tie for lowest and cut again ("You cut the five of hearts; Bob cuts the
+  king of clubs."). BRIEF: "Cut for deal: you, five of hearts; Bob, king of clubs."
+- Game started: who deals first, with the game number when the match is longer than one game ("Game two: Bob
+  deals first."). FULL adds the target, and the game points that win the match.
+- Three for last: "Three for last to Bob." at every verbosity.
+- Deal: the deal number and the dealer ("Deal three: Bob deals."), then your hand in sorted order as a second
+  announcement ("Your hand: ace of clubs, five of hearts, ..."). BRIEF: "Deal three, Bob deals." and no hand
+  (the hand key reads it). FULL says whose crib it is, and with three players that a card from the pack goes to
+  the crib.
+- Laying away: your own always ("You lay away the five of hearts and the six of clubs."; BRIEF "Laid away: five
+  of hearts and six of clubs."); the others' at FULL only ("Bob lays away two cards.").
+- The starter: "Bob cuts; the starter is the jack of hearts." BRIEF: "Starter: jack of hearts."
+- His heels: "Two for his heels to Ann." (or "to you") at every verbosity.
+- A card played: "Bob plays the seven of clubs for twenty-two." With points: after the count, the items and the
+  points ("You play the six of hearts for twenty-eight: a run of three, three points."); when the only item is
+  fifteen at fifteen, or thirty-one at thirty-one, the count already says it: "Bob plays the eight of clubs for
+  fifteen: two points." BRIEF: "Bob: seven of clubs, twenty-two." and "Bob: eight of clubs, fifteen for two."
+- Go: "Bob says go." / "You say go." BRIEF: "Bob: go."
+- Last card: "Bob pegs one for last." BRIEF: "Bob: one for last."
+- A series ended: "The count starts again at zero.", except after the last card of the play (and in five-card
+  cribbage, whose play is a single series), when the play is simply over.
+- The play ended: "The play is over." In five-card cribbage, if cards are still held, NORMAL and FULL add that
+  they are not played but count in the show.
+- Count requested (manual counting): to the counter, the cards (sorted), the starter and what to do ("Count your
+  hand: ... , with the starter, the jack of clubs; type the total and press Enter.", and the time allowed if the
+  table has a timer); BRIEF just the cards and the starter. To everyone else: "Bob is counting." (or "... the
+  crib.").
+- A hand or crib shown: whose, then the count in cribbage style ("Your hand: fifteen two, fifteen four, and a
+  pair is six."). NORMAL names the cards of every hand but your own, and of every crib: in a real game each hand
+  is laid face up as it is counted and everyone at the table sees it, so hearing the cards is the only way to
+  follow (and check) the count and to learn what an opponent kept; your own hand you hold, have just played,
+  and can hear again with the hand key, so at NORMAL it is not read twice. FULL names the cards of every hand and
+  crib, with the starter. BRIEF says only whose and the total ("Bob's hand, six."). With manual counting the
+  claim comes first ("You said eight.", "... which is right.", or "Your time is up."), and NORMAL and FULL end
+  with what the counter pegs when the claim was wrong or the time ran out ("You peg eight."). A hand of nothing
+  is "nineteen", as players say: "Your hand is nineteen: nothing."
+- Points given (manual counting): "You missed two; Bob pegs them.", "Bob over-counted by one; you peg it.",
+  "Bob pegs five, half the count, because your time ran out." at every verbosity.
+- Game won: the winner and the final scores ("Bob wins the game, one hundred twenty-one to ninety."), the skunk,
+  double skunk or lurch and what it is worth ("That is a skunk, worth two games."), and between games of a match
+  the match score. Every verbosity says all of it.
+- Match won: "Bob wins the match, three game points to one."; for a single game, "Game over."
+- FULL only: after every event that scores, the scorer's side's total and (if that is another side) yours, as a
+  separate announcement ("Bob has forty-five; you have thirty.").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from audiocrib.cards import Card, spoken_list
+from audiocrib.events import (
+    CountRequested,
+    CutForDeal,
+    Dealt,
+    Discarded,
+    Event,
+    GameStarted,
+    GameWon,
+    HandShown,
+    HisHeels,
+    LastCard,
+    MatchWon,
+    Played,
+    PlayEnded,
+    PointsGiven,
+    SaidGo,
+    SeriesEnded,
+    StarterCut,
+    ThreeForLast,
+)
+from audiocrib.rules import Rules
+from audiocrib.scoring import Score, ScoreItem, ScoreKind
+from audiocrib.words import count_aloud, item_phrase, number_words
+
+__all__ = [
+    "Narrator",
+    "SeatNames",
+    "Verbosity",
+    "card_names",
+    "cards_phrase",
+    "counted_first",
+    "join_words",
+    "match_phrase",
+    "play_points",
+    "points_phrase",
+    "side_list",
+]
+
+
+class Verbosity(StrEnum):
+    """How much the narrator says; the module docstring lists what each level says for each event."""
+
+    BRIEF = "brief"
+    """Short fragments, for players who know the game well."""
+    NORMAL = "normal"
+    """Full sentences (the default)."""
+    FULL = "full"
+    """Everything, with the scores after every scoring event and the cards of every hand shown."""
+
+
+def join_words(words: Sequence[str]) -> str:
+    """Words joined as spoken: ``"a"``, ``"a and b"``, ``"a, b and c"``.
+
+    >>> join_words(["you", "Carol", "Eve"])
+    'you, Carol and Eve'
+    """
+    if not words:
+        return ""
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def card_names(cards: Iterable[Card]) -> str:
+    """Card names without articles, for lists: ``"five of hearts, six of clubs and jack of spades"``.
+
+    >>> from audiocrib.cards import parse_cards
+    >>> card_names(parse_cards("5H 6C"))
+    'five of hearts and six of clubs'
+    """
+    names = [card.name for card in cards]
+    return join_words(names) if names else "no cards"
+
+
+def points_phrase(points: int) -> str:
+    """``"one point"``, ``"two points"``."""
+    return f"{number_words(points)} point{'' if points == 1 else 's'}"
+
+
+def cards_phrase(count: int) -> str:
+    """``"no cards"``, ``"one card"``, ``"two cards"``."""
+    if count == 0:
+        return "no cards"
+    return f"{number_words(count)} card{'' if count == 1 else 's'}"
+
+
+def play_points(score: Score, count: int) -> str:
+    """What a card laid in the play scored, said after the count; "" for nothing.
+
+    The count already names a lone fifteen (at fifteen) or thirty-one (at thirty-one), so only the points follow.
+
+    >>> from audiocrib.cards import parse_cards
+    >>> from audiocrib.scoring import score_play
+    >>> play_points(score_play(parse_cards("7D 8C")), 15)
+    'two points'
+    >>> play_points(score_play(parse_cards("KS 9C 6D 6H")), 31)
+    'thirty-one and a pair, four points'
+    """
+    if not score.items:
+        return ""
+    if len(score.items) == 1:
+        kind = score.items[0].kind
+        if (kind is ScoreKind.FIFTEEN and count == 15) or (kind is ScoreKind.THIRTY_ONE and count == 31):
+            return points_phrase(score.total)
+    return f"{join_words([item_phrase(item) for item in counted_first(score)])}, {points_phrase(score.total)}"
+
+
+def counted_first(score: Score) -> list[ScoreItem]:
+    """The items of a play score, fifteen or thirty-one (which the count names) before the rest, as players say
+    them: "thirty-one and a pair"."""
+    return sorted(score.items, key=lambda item: item.kind not in (ScoreKind.FIFTEEN, ScoreKind.THIRTY_ONE))
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatNames:
+    """How one listener hears the seats and sides of a table: themselves as "you", the others by name."""
+
+    names: tuple[str, ...]
+    rules: Rules
+    me: int
+
+    def seat(self, seat: int, capital: bool = False) -> str:
+        """``"you"`` for the listener, else the seat's name."""
+        word = "you" if seat == self.me else self.names[seat]
+        return _capital(word) if capital else word
+
+    def possessive(self, seat: int, capital: bool = False) -> str:
+        """``"your"`` or ``"Bob's"``."""
+        word = "your" if seat == self.me else f"{self.names[seat]}'s"
+        return _capital(word) if capital else word
+
+    def owner(self, seat: int) -> str:
+        """``"yours"`` or ``"Bob's"``, as in "the crib is yours"."""
+        return "yours" if seat == self.me else f"{self.names[seat]}'s"
+
+    def verb(self, seat: int, verb: str) -> str:
+        """``verb`` agreeing with the seat: "play" for the listener, "plays" for another."""
+        return verb if seat == self.me else _third_person(verb)
+
+    def does(self, seat: int, verb: str, capital: bool = False) -> str:
+        """The seat and a verb that agrees: ``does(1, "play")`` is ``"Bob plays"``, for the listener "you play"."""
+        return f"{self.seat(seat, capital)} {self.verb(seat, verb)}"
+
+    def side(self, side: int, capital: bool = False) -> str:
+        """A side named by its players, the listener first: ``"you and Carol"``, ``"Bob and Dave"``, ``"Bob"``."""
+        seats = self.rules.seats_of(side)
+        ordered = sorted(seats, key=lambda s: (s != self.me, s))
+        word = join_words([self.seat(s) for s in ordered])
+        return _capital(word) if capital else word
+
+    def side_verb(self, side: int, verb: str) -> str:
+        """``verb`` agreeing with the side: "win" for "you" or a team, "wins" for one other player."""
+        seats = self.rules.seats_of(side)
+        plural = len(seats) > 1 or seats == (self.me,)
+        return verb if plural else _third_person(verb)
+
+    def side_does(self, side: int, verb: str, capital: bool = False) -> str:
+        """A side and a verb that agrees: ``"Bob and Dave win"``, ``"you win"``, ``"Bob wins"``."""
+        return f"{self.side(side, capital)} {self.side_verb(side, verb)}"
+
+    def sides_from_mine(self) -> list[int]:
+        """Every side, the listener's first, then clockwise."""
+        mine = self.rules.side_of(self.me)
+        return [(mine + step) % self.rules.sides for step in range(self.rules.sides)]
+
+
+def _third_person(verb: str) -> str:
+    if verb == "have":
+        return "has"
+    if verb == "are":
+        return "is"
+    if verb.endswith(("s", "sh", "ch", "x")):
+        return verb + "es"
+    return verb + "s"
+
+
+def side_list(seats: SeatNames, parts: Sequence[str]) -> str:
+    """Clauses about several sides: joined with "and", or with semicolons at team tables, where the sides' own
+    names hold "and" ("you and Carol have one; Bob and Dave have two")."""
+    if seats.rules.team_size > 1:
+        return "; ".join(parts)
+    return join_words(parts)
+
+
+def match_phrase(seats: SeatNames, match_scores: Sequence[int]) -> str:
+    """The match score as a sentence: ``"In the match to three game points, you have one and Bob has none."``."""
+    parts = []
+    for side in seats.sides_from_mine():
+        points = match_scores[side]
+        parts.append(f"{seats.side_does(side, 'have')} {number_words(points) if points else 'none'}")
+    return f"In the match to {number_words(seats.rules.match_games)} game points, {side_list(seats, parts)}."
+
+
+class Narrator:
+    """Announcements for one seat from the events that seat sees, at a verbosity the player may change.
+
+    The narrator keeps a little state from the events it is told (the scores, the dealer, how many cards have been
+    laid in this deal's play), so it must be told every event of the seat's log, in order.
+    """
+
+    def __init__(
+        self, names: tuple[str, ...], rules: Rules, seat: int, verbosity: Verbosity = Verbosity.NORMAL
+    ) -> None:
+        if len(names) != rules.players:
+            raise ValueError(f"This table needs {rules.players} names, not {len(names)}.")
+        if not 0 <= seat < rules.players:
+            raise ValueError("There is no such seat at this table.")
+        self.names = tuple(names)
+        self.rules = rules
+        self.seat = seat
+        self.verbosity = Verbosity(verbosity)
+        self.seats = SeatNames(self.names, rules, seat)
+        self.scores: list[int] = [0] * rules.sides
+        """Each side's score in this game, as told so far."""
+        self.dealer: int | None = None
+        """The dealer of the deal being narrated, once a deal is told."""
+        self._laid = 0
+
+    # ----------------------------------------------------------------- names
+    def seat_name(self, seat: int, capital: bool = False) -> str:
+        """``"you"`` for this narrator's seat, else the seat's name (capitalised for the start of a sentence)."""
+        return self.seats.seat(seat, capital)
+
+    def side_name(self, side: int, capital: bool = False) -> str:
+        """A side by its players: ``"Bob"`` alone, ``"Bob and Dave"`` or ``"you and Carol"`` in teams."""
+        return self.seats.side(side, capital)
+
+    # ----------------------------------------------------------------- telling
+    def tell_all(self, events: Iterable[Event]) -> list[str]:
+        """`tell` each event in turn; every announcement, in order."""
+        lines: list[str] = []
+        for event in events:
+            lines += self.tell(event)
+        return lines
+
+    def tell(self, event: Event) -> list[str]:
+        """What the player hears for ``event`` (seen by this seat), at the current verbosity: zero or more lines."""
+        self._fold(event)
+        lines = self._say(event)
+        if self.verbosity is Verbosity.FULL and event.scorer is not None and event.points:
+            lines.append(self._score_line(self.rules.side_of(event.scorer)))
+        return lines
+
+    def _fold(self, event: Event) -> None:
+        if isinstance(event, GameStarted):
+            self.scores = [0] * self.rules.sides
+            self.dealer = event.dealer
+        elif isinstance(event, Dealt):
+            self.dealer = event.dealer
+            self._laid = 0
+        elif isinstance(event, Played):
+            self._laid += 1
+        if event.scorer is not None and event.points:
+            self.scores[self.rules.side_of(event.scorer)] += event.points
+
+    @property
+    def _brief(self) -> bool:
+        return self.verbosity is Verbosity.BRIEF
+
+    @property
+    def _full(self) -> bool:
+        return self.verbosity is Verbosity.FULL
+
+    @property
+    def _cards_left(self) -> bool:
+        """True while some card of this deal's hands has not been laid in the play."""
+        return self._laid < self.rules.players * self.rules.shape.hand
+
+    def _say(self, event: Event) -> list[str]:
+        s = self.seats
+        if isinstance(event, CutForDeal):
+            return [self._cut(event)]
+        if isinstance(event, GameStarted):
+            return [self._game_started(event)]
+        if isinstance(event, ThreeForLast):
+            return [f"Three for last to {s.seat(event.seat)}."]
+        if isinstance(event, Dealt):
+            return self._dealt(event)
+        if isinstance(event, Discarded):
+            return self._discarded(event)
+        if isinstance(event, StarterCut):
+            if self._brief:
+                return [f"Starter: {event.card.name}."]
+            return [f"{s.does(event.cutter, 'cut', True)}; the starter is the {event.card.name}."]
+        if isinstance(event, HisHeels):
+            return [f"Two for his heels to {s.seat(event.seat)}."]
+        if isinstance(event, Played):
+            return [self._played(event)]
+        if isinstance(event, SaidGo):
+            return [f"{s.seat(event.seat, True)}: go." if self._brief else f"{s.does(event.seat, 'say', True)} go."]
+        if isinstance(event, LastCard):
+            if self._brief:
+                return [f"{s.seat(event.seat, True)}: one for last."]
+            return [f"{s.does(event.seat, 'peg', True)} one for last."]
+        if isinstance(event, SeriesEnded):
+            if self.rules.single_series or not self._cards_left:
+                return []
+            return ["The count starts again at zero."]
+        if isinstance(event, PlayEnded):
+            if self._cards_left and not self._brief:
+                return ["The play is over. The cards still held are not played, but they count in the show."]
+            return ["The play is over."]
+        if isinstance(event, CountRequested):
+            return [self._count_requested(event)]
+        if isinstance(event, HandShown):
+            return [self._hand_shown(event)]
+        if isinstance(event, PointsGiven):
+            return [self._points_given(event)]
+        if isinstance(event, GameWon):
+            return [self._game_won(event)]
+        if isinstance(event, MatchWon):
+            return [self._match_won(event)]
+        return []
+
+    # ----------------------------------------------------------------- one event kind each
+    def _cut(self, event: CutForDeal) -> str:
+        s = self.seats
+        pairs = list(zip(event.seats, event.cards, strict=True))
+        if self._brief:
+            text = "Cut for deal: " + "; ".join(f"{s.seat(seat)}, {card.name}" for seat, card in pairs) + "."
+        else:
+            text = _capital("; ".join(f"{s.does(seat, 'cut')} the {card.name}" for seat, card in pairs)) + "."
+        low = min(card.rank for card in event.cards)
+        tied = [s.seat(seat) for seat, card in pairs if card.rank == low]
+        if len(tied) > 1:
+            text += f" {_capital(join_words(tied))} tie with {low.plural} and cut again."
+        return text
+
+    def _game_started(self, event: GameStarted) -> str:
+        s = self.seats
+        rules = self.rules
+        text = f"{s.does(event.dealer, 'deal')} first."
+        if rules.match_games > 1:
+            text = f"Game {number_words(event.game)}: {text}"
+        else:
+            text = _capital(text)
+        if self._full:
+            text += f" The game is to {number_words(rules.target)} points."
+            if rules.match_games > 1:
+                text += f" The first to {number_words(rules.match_games)} game points wins the match."
+        return text
+
+    def _dealt(self, event: Dealt) -> list[str]:
+        s = self.seats
+        deal = number_words(event.deal)
+        if self._brief:
+            return [f"Deal {deal}, {s.does(event.dealer, 'deal')}."]
+        text = f"Deal {deal}: {s.does(event.dealer, 'deal')}."
+        if self._full:
+            text = f"Deal {deal}: {s.does(event.dealer, 'deal')}, so the crib is {s.owner(event.dealer)}."
+            extra = self.rules.shape.crib_from_deck
+            if extra:
+                text += f" {_capital(cards_phrase(extra))} from the pack {'goes' if extra == 1 else 'go'} to the crib."
+        lines = [text]
+        hand = event.hands[self.seat] if self.seat < len(event.hands) else ()
+        if hand:
+            lines.append(f"Your hand: {card_names(sorted(hand))}.")
+        return lines
+
+    def _discarded(self, event: Discarded) -> list[str]:
+        if event.seat == self.seat:
+            if self._brief:
+                return [f"Laid away: {card_names(sorted(event.cards))}."]
+            return [f"You lay away {spoken_list(sorted(event.cards))}."]
+        if self._full:
+            return [f"{self.seats.does(event.seat, 'lay', True)} away {cards_phrase(event.count)}."]
+        return []
+
+    def _played(self, event: Played) -> str:
+        s = self.seats
+        count = number_words(event.count)
+        if self._brief:
+            points = f" for {number_words(event.points)}" if event.points else ""
+            return f"{s.seat(event.seat, True)}: {event.card.name}, {count}{points}."
+        scored = play_points(event.score, event.count)
+        return f"{s.does(event.seat, 'play', True)} the {event.card.name} for {count}" + (
+            f": {scored}." if scored else "."
+        )
+
+    def _count_requested(self, event: CountRequested) -> str:
+        what = "crib" if event.crib else "hand"
+        if event.seat != self.seat:
+            return f"{self.seats.seat(event.seat, True)} is counting" + (" the crib." if event.crib else ".")
+        cards = card_names(sorted(event.cards))
+        if self._brief:
+            return f"Count your {what}: {cards}; starter {event.starter.name}."
+        text = f"Count your {what}: {cards}, with the starter, the {event.starter.name}"
+        text += "; type the total and press Enter."
+        if self.rules.count_timer is not None:
+            text += f" You have {number_words(self.rules.count_timer)} seconds."
+        return text
+
+    def _hand_shown(self, event: HandShown) -> str:
+        s = self.seats
+        whose = f"{s.possessive(event.seat, True)} {'crib' if event.crib else 'hand'}"
+        total = event.score.total
+        parts: list[str] = []
+        if event.timed_out:
+            parts.append(f"{s.possessive(event.seat, True)} time is up.")
+        elif event.claimed is not None:
+            right = ", which is right" if event.claimed == total else ""
+            parts.append(f"{s.seat(event.seat, True)} said {number_words(event.claimed)}{right}.")
+        if self._brief:
+            parts.append(f"{whose}, {number_words(total) if total else 'nothing'}.")
+            return " ".join(parts)
+        show_cards = self._full or event.crib or event.seat != self.seat
+        if show_cards:
+            starter = f", with the starter, the {event.starter.name}" if self._full else ""
+            parts.append(f"{whose}: {card_names(sorted(event.cards))}{starter}.")
+            parts.append(f"{_capital(count_aloud(event.score))}." if total else "Nineteen: nothing.")
+        else:
+            parts.append(f"{whose}: {count_aloud(event.score)}." if total else f"{whose} is nineteen: nothing.")
+        if event.timed_out or (event.claimed is not None and event.claimed != total):
+            parts.append(f"{s.does(event.seat, 'peg', True)} {number_words(event.pegged)}.")
+        return " ".join(parts)
+
+    def _points_given(self, event: PointsGiven) -> str:
+        s = self.seats
+        given = number_words(event.given)
+        them = "it" if event.given == 1 else "them"
+        pegs = s.does(event.seat, "peg")
+        if event.reason == "missed" and event.offender != event.seat:
+            return f"{s.seat(event.offender, True)} missed {given}; {pegs} {them}."
+        if event.reason == "over-counted" and event.offender != event.seat:
+            offender = s.seat(event.offender, True)
+            return f"{offender} over-counted by {given}; {pegs} {them}."
+        if event.reason == "timer" and event.offender != event.seat:
+            return f"{_capital(pegs)} {given}, half the count, because {s.possessive(event.offender)} time ran out."
+        return f"{_capital(pegs)} {given}."
+
+    def _game_won(self, event: GameWon) -> str:
+        s = self.seats
+        winner = s.side_does(event.side, "win", True)
+        game = f"game {number_words(event.game)}" if self.rules.match_games > 1 else "the game"
+        top = number_words(event.scores[event.side])
+        losers = [side for side in s.sides_from_mine() if side != event.side]
+        if len(losers) == 1:
+            text = f"{winner} {game}, {top} to {number_words(event.scores[losers[0]])}."
+        else:
+            rest = side_list(s, [f"{s.side_does(side, 'have')} {number_words(event.scores[side])}" for side in losers])
+            text = f"{winner} {game} with {top}; {rest}."
+        if event.skunk:
+            text += f" That is a {event.skunk}, worth {number_words(event.game_points)} games."
+        if self.rules.match_games > 1 and max(event.match_scores) < self.rules.match_games:
+            text += " " + match_phrase(s, event.match_scores)
+        return text
+
+    def _match_won(self, event: MatchWon) -> str:
+        s = self.seats
+        if self.rules.match_games == 1:
+            return "Game over."
+        winner = s.side_does(event.side, "win", True)
+        top = number_words(event.match_scores[event.side])
+        losers = [side for side in s.sides_from_mine() if side != event.side]
+
+        def points(side: int) -> str:
+            return number_words(event.match_scores[side]) if event.match_scores[side] else "none"
+
+        if len(losers) == 1:
+            return f"{winner} the match, {top} game points to {points(losers[0])}."
+        rest = side_list(s, [f"{s.side_does(side, 'have')} {points(side)}" for side in losers])
+        return f"{winner} the match with {top} game points; {rest}."
+
+    def _score_line(self, side: int) -> str:
+        s = self.seats
+        text = f"{s.side_does(side, 'have', True)} {number_words(self.scores[side])}"
+        mine = self.rules.side_of(self.seat)
+        if side != mine:
+            text += f"; {s.side_does(mine, 'have')} {number_words(self.scores[mine])}"
+        return text + "."
