@@ -53,6 +53,7 @@ from audiocrib.events import (
 from audiocrib.rules import Rules
 from audiocrib.scoring import MAX_SCORE, score_hand, score_play
 from audiocrib.views import PlayerView, make_view
+from audiocrib.words import number_words
 
 __all__ = ["SAVE_VERSION", "Game", "Phase"]
 
@@ -288,7 +289,7 @@ class Game:
                 raise IllegalActionError(f"You do not hold the {card.name}.")
             if self._count + card.value > 31:
                 raise IllegalActionError(
-                    f"The {card.name} would take the count past 31; the count is {self._count}."
+                    f"The {card.name} would take the count past thirty-one; the count is {number_words(self._count)}."
                 )
         elif isinstance(action, Go):
             self._verify_turn(seat, "say go")
@@ -306,7 +307,8 @@ class Game:
                 if isinstance(action.points, bool) or not isinstance(action.points, int) or not (
                     0 <= action.points <= top
                 ):
-                    raise IllegalActionError(f"A count for {n} cards and the starter is from 0 to {top}.")
+                    raise IllegalActionError(f"A count for {number_words(n)} cards and the starter is from zero "
+                                             f"to {number_words(top)}.")
         else:
             raise IllegalActionError("That is not something a player can do.")
 
@@ -317,7 +319,8 @@ class Game:
         needed = self.rules.shape.discards_of(seat == self._dealer)
         if needed == 0:
             raise IllegalActionError(
-                f"The dealer lays nothing away at a table of {self.rules.players}; the crib is the others' cards."
+                f"The dealer lays nothing away at a table of {number_words(self.rules.players)}; "
+                "the crib is the others' cards."
             )
         if self._discards[seat] is not None:
             raise IllegalActionError("You have already laid your cards away.")
@@ -325,8 +328,8 @@ class Game:
             raise IllegalActionError("That is not a card.")
         cards = tuple(action.cards)
         if len(cards) != needed:
-            words = {1: "one card", 2: "two cards"}
-            raise IllegalActionError(f"Lay away exactly {words.get(needed, str(needed) + ' cards')} to the crib.")
+            cards_word = "card" if needed == 1 else "cards"
+            raise IllegalActionError(f"Lay away exactly {number_words(needed)} {cards_word} to the crib.")
         if len(set(cards)) != len(cards):
             raise IllegalActionError("You named the same card twice.")
         for card in cards:

@@ -34,6 +34,7 @@ from audiocrib.events import (
 )
 from audiocrib.game import Game, Phase
 from audiocrib.rules import Rules, Variant
+from audiocrib.words import number_words
 from tests.helpers import TABLES, play_out, plays, random_action, stacked, start_play
 
 
@@ -307,7 +308,8 @@ class TestDeal:
             game = Game(Rules(players=players), seed=3)
             assert game.dealer not in game.waiting_for()
             assert len(game.waiting_for()) == players - 1
-            with pytest.raises(IllegalActionError, match=f"The dealer lays nothing away at a table of {players}"):
+            refusal = f"The dealer lays nothing away at a table of {number_words(players)}"
+            with pytest.raises(IllegalActionError, match=refusal):
                 game.apply(Discard(game.dealer, game.hand(game.dealer)[:1]))
 
     def test_deal_passes_to_the_left(self) -> None:
@@ -620,7 +622,8 @@ class TestManualCounting:
         before = game.state_key()
         with pytest.raises(IllegalActionError, match="There is no counting timer at this table"):
             game.apply(CountTimeout(0))
-        with pytest.raises(IllegalActionError, match=re.escape("A count for 4 cards and the starter is from 0 to 29.")):
+        with pytest.raises(IllegalActionError, match=re.escape(
+                "A count for four cards and the starter is from zero to twenty-nine.")):
             game.apply(ClaimCount(0, 30))
         with pytest.raises(IllegalActionError):
             game.apply(ClaimCount(0, -1))
@@ -698,7 +701,8 @@ class TestIllegalActions:
         before = game.state_key()
         with pytest.raises(IllegalActionError) as error:
             game.apply(Play(1, Card.parse("QD")))
-        assert str(error.value) == "The queen of diamonds would take the count past 31; the count is 22."
+        assert str(error.value) == ("The queen of diamonds would take the count past thirty-one; "
+                                    "the count is twenty-two.")
         assert game.state_key() == before
 
     def test_after_the_match(self) -> None:
