@@ -1,11 +1,21 @@
 """Speakers: where announcements go. One small interface, several backends, and a chain that survives failures.
 
-This module holds the backends that need no speech library: plain text lines (for players whose own screen
-reader reads the terminal), a transcript file, and a recorder for tests. The screen-reader and built-in-voice
-backends (accessible_output2, pyttsx3) arrive with the shell and implement the same `Speaker` protocol.
+The backends:
 
-`FallbackSpeaker` chains speakers: when the one in use fails (at start or in the middle of a game), the next takes
-over, the player is told once in a plain sentence, and the announcement that failed is not lost.
+- `ScreenReaderSpeaker`: the player's own screen reader through accessible_output2 (NVDA, JAWS or SAPI on
+  Windows, VoiceOver on macOS, Speech Dispatcher, the server Orca speaks through, on Linux).
+- `VoiceSpeaker`: the built-in voice through pyttsx3 (SAPI on Windows, NSSpeechSynthesizer on macOS, espeak-ng on
+  Linux), with its own rate and volume.
+- `SilentSpeaker`: says nothing. The shell prints every announcement as a line itself, so this is "text lines":
+  the player's own screen reader (or eyes) reads them. It is the end of every chain.
+- `TextSpeaker` (prints lines), `TranscriptSpeaker` (appends them to a file) and `RecordingSpeaker` (for tests).
+
+`open_speaker` builds the chain for a ``--speech`` mode. `FallbackSpeaker` chains speakers: when the one in use
+fails (at start or in the middle of a game), the next takes over, the player is told once in a plain sentence, and
+the announcement that failed is not lost.
+
+The speech libraries are imported only inside the backends that use them, so importing this module is cheap and
+works where they are missing. Nothing here imports prompt_toolkit.
 
 >>> import io
 >>> out = io.StringIO()
@@ -22,12 +32,38 @@ Bob plays the seven of clubs for twenty-two.
 
 from __future__ import annotations
 
+import contextlib
+import glob
+import importlib.util
+import io
 import os
+import queue
+import shlex
+import shutil
+import subprocess
 import sys
-from collections.abc import Sequence
-from typing import Protocol, TextIO, runtime_checkable
+import tempfile
+import threading
+import time
+import wave
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TextIO, runtime_checkable
 
-__all__ = ["FallbackSpeaker", "RecordingSpeaker", "Speaker", "TextSpeaker", "TranscriptSpeaker"]
+__all__ = [
+    "MAX_RATE", "MIN_RATE", "MODES", "FallbackSpeaker", "LazySpeaker", "RecordingSpeaker", "ScreenReaderSpeaker",
+    "SilentSpeaker", "Speaker", "SpeechUnavailable", "TextSpeaker", "TranscriptSpeaker", "VoiceSpeaker",
+    "check_rate", "check_volume", "load_speechd", "open_speaker",
+]
+
+MODES = ("auto", "screenreader", "tts", "none")
+"""The ``--speech`` modes, in the order the help lists them."""
+
+MIN_RATE, MAX_RATE = 50, 600
+"""The built-in voice's rate limits, in words a minute."""
+
+
+class SpeechUnavailable(OSError):
+    """A speech backend cannot start or has stopped working. The message is one plain sentence."""
 
 
 @runtime_checkable
@@ -48,6 +84,24 @@ class Speaker(Protocol):
     def close(self) -> None:
         """Let go of the backend (a connection, a thread, a file)."""
         ...
+
+
+# -- backends that need no library ------------------------------------------------------------------------------
+
+
+class SilentSpeaker:
+    """Says nothing: the shell prints every announcement as a line, and that line is what the player reads."""
+
+    name = "text lines"
+
+    def speak(self, text: str, interrupt: bool = False) -> None:
+        """Nothing to do: the line is already on the screen."""
+
+    def silence(self) -> None:
+        """Nothing to do."""
+
+    def close(self) -> None:
+        """Nothing to do."""
 
 
 class TextSpeaker:
@@ -119,18 +173,537 @@ class RecordingSpeaker:
         """Nothing to let go of."""
 
 
+# -- the screen reader ------------------------------------------------------------------------------------------
+
+# Where Linux distributions put the speechd package (pure Python, any Python 3 can load it): Debian and Ubuntu,
+# then Fedora, Arch and others (under a versioned folder, possibly of another Python version).
+_SPEECHD_FOLDERS = ("/usr/lib/python3/dist-packages/speechd", "/usr/lib/python3*/site-packages/speechd",
+                    "/usr/lib64/python3*/site-packages/speechd")
+
+
+def load_speechd() -> bool:
+    """Make ``import speechd`` work on Linux; return whether it does. Does nothing elsewhere (returns False).
+
+    ``speechd`` (Speech Dispatcher's client, which accessible_output2 uses on Linux) is not on PyPI: it comes with
+    the distribution (Debian's ``python3-speechd``), outside a virtual environment's path. If it cannot be imported
+    normally, the package folder alone is loaded from where the distribution put it and registered as
+    ``speechd``; the rest of the system's packages stay off ``sys.path``.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    if "speechd" in sys.modules or importlib.util.find_spec("speechd") is not None:
+        return True
+    for pattern in _SPEECHD_FOLDERS:
+        for folder in sorted(glob.glob(pattern), reverse=True):
+            init = os.path.join(folder, "__init__.py")
+            if not os.path.isfile(init):
+                continue
+            spec = importlib.util.spec_from_file_location("speechd", init, submodule_search_locations=[folder])
+            if spec is None or spec.loader is None:
+                continue
+            module = importlib.util.module_from_spec(spec)
+            sys.modules["speechd"] = module
+            try:
+                spec.loader.exec_module(module)
+            except Exception:  # a broken or incompatible copy: try the next, or give up
+                del sys.modules["speechd"]
+                continue
+            return True
+    return False
+
+
+# accessible_output2's output names, as a player would say them.
+_READER_NAMES = {"NVDA": "NVDA", "jaws": "JAWS", "sapi5": "Windows speech", "sapi4": "Windows speech",
+                 "VoiceOver": "VoiceOver", "Linux Speech Dispatcher": "Speech Dispatcher",
+                 "Linux ESpeak": "eSpeak", "Window-Eyes": "Window-Eyes", "System Access": "System Access",
+                 "Dolphin": "Dolphin", "PC Talker": "PC Talker", "ZDSR": "ZDSR"}
+
+
+class ScreenReaderSpeaker:
+    """Speaks through the player's screen reader, by way of accessible_output2.
+
+    accessible_output2 knows every output of the platform, in order: on Windows NVDA, JAWS and others, then SAPI
+    (the Windows voices, always there); on macOS VoiceOver; on Linux Speech Dispatcher (Orca's speech server).
+    Each announcement goes to the first one active at that moment, so a screen reader restarted during a game is
+    found again; ``name`` is the one in use ("NVDA", "Speech Dispatcher"). With ``system_voice=False``, SAPI does
+    not count as a screen reader (``--speech auto`` then prefers the built-in voice, whose rate can be set).
+
+    Raises `SpeechUnavailable` at construction when accessible_output2 is missing or no output is active, and from
+    `speak` when the output fails (Speech Dispatcher's client raises when its daemon has died, although it still
+    says it is active). `silence` and `close` never raise.
+    """
+
+    name = "the screen reader"
+
+    def __init__(self, *, system_voice: bool = True) -> None:
+        self.system_voice = system_voice
+        load_speechd()
+        try:
+            from accessible_output2.outputs.auto import Auto
+        except Exception as error:  # ImportError, or a platform library that does not load
+            raise SpeechUnavailable(
+                "The accessible_output2 package is missing, so audiocrib cannot reach a screen reader.") from error
+        # The outputs print their errors to stdout while they are built; keep them off the player's screen.
+        with contextlib.redirect_stdout(io.StringIO()) as printed:
+            try:
+                self._auto: Any = Auto()
+            except Exception as error:
+                raise SpeechUnavailable("No screen reader answered.") from error
+        self.problems = printed.getvalue().strip()
+        """What the outputs printed while starting (say, "Cannot find Speech Dispatcher..."), for a log."""
+        try:
+            self._output()
+        except Exception as error:
+            self.close()
+            raise SpeechUnavailable("No screen reader answered.") from error
+
+    def _first_active(self) -> Any:
+        for output in getattr(self._auto, "outputs", ()):
+            if not self.system_voice and getattr(output, "system_output", False):
+                continue
+            if output.is_active():
+                return output
+        return None
+
+    def _output(self) -> Any:
+        output = self._first_active()
+        if output is None:
+            raise SpeechUnavailable(f"{self.name} stopped answering.")
+        self.name = _READER_NAMES.get(str(getattr(output, "name", "")), ScreenReaderSpeaker.name)
+        return output
+
+    def speak(self, text: str, interrupt: bool = False) -> None:
+        """Send ``text`` to the screen reader; any failure propagates (so a `FallbackSpeaker` moves on)."""
+        self._output().speak(text, interrupt=interrupt)
+
+    def silence(self) -> None:
+        """Ask the screen reader to stop speaking (not every one can: JAWS through accessible_output2 cannot)."""
+        with contextlib.suppress(Exception):
+            output = self._first_active()
+            if output is not None and hasattr(output, "silence"):
+                output.silence()
+
+    def close(self) -> None:
+        """Close the connections the outputs hold (Speech Dispatcher's client, whose thread keeps a process alive)."""
+        for output in getattr(self._auto, "outputs", ()):
+            if getattr(output, "_client", None) is not None and hasattr(output, "close"):
+                with contextlib.suppress(Exception):
+                    output.close()
+                with contextlib.suppress(Exception):
+                    output._client = None
+
+
+# -- the built-in voice -----------------------------------------------------------------------------------------
+
+
+class _Playback:
+    """Stands in for ``os`` inside pyttsx3's espeak driver (Linux), which plays each sentence with
+    ``os.system("aplay FILE -q")``: runs the player itself, without a shell and with its output kept off the
+    terminal, notes its failures, and can stop the sentence being played (which pyttsx3 itself cannot)."""
+
+    def __init__(self) -> None:
+        self.failed = ""
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._stopped = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(os, name)
+
+    def system(self, command: str) -> int:
+        with self._lock:
+            if self._stopped:  # silenced before this sentence began playing
+                self._stopped = False
+                return 0
+            errors = tempfile.TemporaryFile()  # not a pipe: waiting for the player must not wait for its children
+            try:
+                process = subprocess.Popen(shlex.split(command), stdin=subprocess.DEVNULL,
+                                           stdout=subprocess.DEVNULL, stderr=errors)
+            except OSError as error:
+                errors.close()
+                self.failed = str(error)
+                return 127
+            self._process = process
+        with errors:
+            process.wait()
+            with self._lock:
+                self._process = None
+                stopped, self._stopped = self._stopped, False
+            if process.returncode != 0 and not stopped:
+                errors.seek(0)
+                said = errors.read().decode("utf-8", "replace").strip().splitlines()
+                self.failed = said[-1] if said else f"exit {process.returncode}"
+        return process.returncode
+
+    def stop(self, pending: bool = False) -> None:
+        """Stop the sentence being played; with ``pending``, also the next one if none is playing yet."""
+        with self._lock:
+            if self._process is not None and self._process.poll() is None:
+                self._stopped = True
+                with contextlib.suppress(OSError):
+                    self._process.terminate()
+            elif pending:
+                self._stopped = True
+
+    def reset(self) -> None:
+        """Forget a stop that found nothing to stop."""
+        with self._lock:
+            if self._process is None:
+                self._stopped = False
+
+
+def _quiet_linux_driver() -> _Playback | None:
+    """On Linux, route pyttsx3's espeak driver's playback through `_Playback` and its prints to stderr."""
+    if not sys.platform.startswith("linux"):
+        return None
+    module = sys.modules.get("pyttsx3.drivers.espeak")
+    if module is None or getattr(getattr(module, "os", None), "system", None) is None:
+        return None  # another driver, or a pyttsx3 that plays differently: leave it alone
+    current = getattr(module, "os")  # noqa: B009 (a module attribute mypy does not know)
+    playback = current if isinstance(current, _Playback) else _Playback()
+    setattr(module, "os", playback)  # noqa: B010
+    setattr(module, "print", _print_to_stderr)  # noqa: B010 (its "Playback error" and "Audio saved" messages)
+    return playback
+
+
+def _print_to_stderr(*args: Any, **kwargs: Any) -> None:
+    kwargs["file"] = sys.stderr
+    print(*args, **kwargs)
+
+
+def _probe_aplay() -> None:
+    """Play a hundredth of a second of silence with aplay; raise SpeechUnavailable if it cannot."""
+    if shutil.which("aplay") is None:
+        raise SpeechUnavailable("The built-in voice needs the aplay program, from alsa-utils, which is missing.")
+    handle, path = tempfile.mkstemp(suffix=".wav", prefix="audiocrib-")
+    try:
+        with os.fdopen(handle, "wb") as raw, wave.open(raw, "wb") as sound:
+            sound.setnchannels(1)
+            sound.setsampwidth(2)
+            sound.setframerate(22050)
+            sound.writeframes(b"\0\0" * 220)
+        result = subprocess.run(["aplay", "-q", path], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, timeout=5, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise SpeechUnavailable("The built-in voice found no sound device.") from error
+    finally:
+        with contextlib.suppress(OSError):
+            os.remove(path)
+    if result.returncode != 0:
+        raise SpeechUnavailable("The built-in voice found no sound device.")
+
+
+def check_rate(wpm: int) -> int:
+    """``wpm`` if it is a rate the built-in voice takes, else ValueError with a sentence."""
+    if isinstance(wpm, bool) or not isinstance(wpm, int) or not MIN_RATE <= wpm <= MAX_RATE:
+        raise ValueError(f"The speech rate must be a whole number of words a minute from {MIN_RATE} to {MAX_RATE}.")
+    return wpm
+
+
+def check_volume(volume: float) -> float:
+    """``volume`` as a float if it is from 0.0 to 1.0, else ValueError with a sentence."""
+    if isinstance(volume, bool) or not isinstance(volume, int | float) or not 0.0 <= volume <= 1.0:
+        raise ValueError("The speech volume must be from 0.0 to 1.0.")
+    return float(volume)
+
+
+_STOP = object()
+
+
+class VoiceSpeaker:
+    """The built-in voice: pyttsx3, driven by one thread of its own that owns the engine.
+
+    `speak` only queues the text and returns at once; the thread says the queued texts in order, one at a time.
+    `silence` drops everything queued, and ``speak(..., interrupt=True)`` does the same before queuing. The
+    sentence being said is cut off on Linux, where audiocrib runs the sound player itself; elsewhere it finishes
+    (pyttsx3's ``runAndWait`` cannot be interrupted). `set_rate` and `set_volume` apply from the next sentence on.
+
+    Raises `SpeechUnavailable` at construction when the engine does not start within ``start_timeout`` seconds
+    (pyttsx3 missing, no speech engine, on Linux no aplay or no sound device), and from `speak` once the thread
+    has stopped or a sentence could not be played. Nothing pyttsx3 prints reaches stdout.
+    """
+
+    name = "the built-in voice"
+
+    def __init__(self, *, rate: int | None = None, volume: float | None = None, start_timeout: float = 5.0) -> None:
+        self._rate = check_rate(rate) if rate is not None else None
+        self._volume = check_volume(volume) if volume is not None else None
+        self._settings_changed = rate is not None or volume is not None
+        self._queue: queue.Queue[object] = queue.Queue()
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._pending = 0  # texts queued or being said
+        self._started = threading.Event()
+        self._finished = threading.Event()  # the sentence being said has ended (or is to be given up)
+        self._failure: str | None = None
+        self._playback: _Playback | None = None
+        self._closed = False
+        self._done = False  # the thread has finished serving
+        self.spoken = 0
+        """How many sentences the engine has finished (or been stopped in)."""
+        self._thread = threading.Thread(target=self._run, name="audiocrib voice", daemon=True)
+        self._thread.start()
+        if not self._started.wait(start_timeout):
+            self.close()
+            raise SpeechUnavailable(f"The built-in voice did not start within {start_timeout:g} seconds.")
+        if self._failure is not None:
+            self._thread.join(1.0)
+            raise SpeechUnavailable(self._failure)
+
+    # -- the caller's side -----------------------------------------------------------------------------------
+
+    def speak(self, text: str, interrupt: bool = False) -> None:
+        """Queue ``text``; with ``interrupt``, first silence what is queued and being said.
+
+        Raises `SpeechUnavailable` if the voice has stopped (a sentence could not be played, or it was closed).
+        """
+        if self._failure is not None:
+            raise SpeechUnavailable(self._failure)
+        if self._closed or self._done or not self._thread.is_alive():
+            raise SpeechUnavailable("The built-in voice has stopped.")
+        if interrupt:
+            self.silence()
+        if text.strip():
+            with self._lock:
+                self._pending += 1
+            self._queue.put(text)
+
+    def silence(self) -> None:
+        """Drop everything queued, and on Linux stop the sentence being said."""
+        self._drop_queued()
+        if self._playback is not None:
+            with self._lock:  # held, so that the thread cannot finish the sentence meanwhile and take a new one
+                if self._pending > 0:
+                    self._playback.stop(pending=True)
+
+    def set_rate(self, wpm: int) -> None:
+        """Speak at ``wpm`` words a minute from the next sentence on (ValueError outside 50 to 600)."""
+        wpm = check_rate(wpm)
+        with self._lock:
+            self._rate, self._settings_changed = wpm, True
+
+    def set_volume(self, volume: float) -> None:
+        """Speak at ``volume`` (0.0 to 1.0) from the next sentence on."""
+        volume = check_volume(volume)
+        with self._lock:
+            self._volume, self._settings_changed = volume, True
+
+    @property
+    def rate(self) -> int | None:
+        """The rate asked for (None: the engine's own)."""
+        return self._rate
+
+    @property
+    def volume(self) -> float | None:
+        """The volume asked for (None: the engine's own)."""
+        return self._volume
+
+    def wait_until_idle(self, timeout: float | None = None) -> bool:
+        """Wait until everything queued has been said (say, before quitting); return whether it was."""
+        with self._idle:
+            self._idle.wait_for(lambda: self._pending <= 0 or self._done, timeout)
+            return self._pending <= 0
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Drop what is queued, stop the sentence being said if possible, stop the thread and wait for it."""
+        self._closed = True
+        self.silence()
+        self._queue.put(_STOP)
+        self._finished.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    def _drop_queued(self) -> None:
+        dropped = 0
+        stop = False
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is _STOP:
+                stop = True
+            else:
+                dropped += 1
+        if stop:
+            self._queue.put(_STOP)
+        if dropped:
+            with self._idle:
+                self._pending -= dropped
+                self._idle.notify_all()
+
+    # -- the thread's side ----------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            engine = self._start_engine()
+        except Exception as error:
+            self._failure = str(error) if isinstance(error, SpeechUnavailable) else (
+                f"The built-in voice could not start: {_reason(error)}.")
+            self._started.set()
+            return
+        self._started.set()
+        try:
+            self._serve(engine)
+        except Exception as error:  # a broken engine: the next speak() raises
+            self._failure = f"The built-in voice stopped: {_reason(error)}."
+        finally:
+            with self._idle:
+                self._done = True
+                self._idle.notify_all()
+
+    def _start_engine(self) -> Any:
+        if sys.platform == "win32":  # SAPI is COM: this thread needs COM initialised
+            with contextlib.suppress(Exception):
+                import comtypes
+
+                comtypes.CoInitialize()
+        try:
+            import pyttsx3
+        except ImportError as error:
+            raise SpeechUnavailable("The pyttsx3 package is missing, so there is no built-in voice.") from error
+        with contextlib.redirect_stdout(sys.stderr):  # nothing pyttsx3 prints may land among the game's lines
+            engine = pyttsx3.init()
+        self._playback = _quiet_linux_driver()
+        if self._playback is not None:
+            _probe_aplay()
+        engine.connect("finished-utterance", self._on_finished)
+        return engine
+
+    def _on_finished(self, name: object = None, completed: object = True, **_: object) -> None:
+        self._finished.set()
+
+    def _wait_until_engine_idle(self, engine: Any, timeout: float = 2.0) -> None:
+        # pyttsx3 tells of the end of a sentence a moment before it is ready for the next: commands given
+        # meanwhile would run in espeak-ng's thread, out of order (a new rate got lost that way).
+        # And espeak-ng's command queue must be empty: runAndWait cancels it if not, and a new rate or volume
+        # waits in that queue.
+        espeak = sys.modules.get("pyttsx3.drivers._espeak")
+        playing = getattr(espeak, "IsPlaying", None)
+        deadline = time.monotonic() + timeout
+        with contextlib.suppress(Exception):
+            while ((self.spoken and engine.isBusy()) or (playing is not None and playing())) \
+                    and time.monotonic() < deadline:  # (pyttsx3 says it is busy until its first sentence)
+                time.sleep(0.002)
+
+    def _serve(self, engine: Any) -> None:
+        while True:
+            item = self._queue.get()
+            if item is _STOP:
+                return
+            text = str(item)
+            self._wait_until_engine_idle(engine)
+            with self._lock:
+                changed, self._settings_changed = self._settings_changed, False
+                rate, volume = self._rate, self._volume
+            try:
+                if changed and rate is not None:
+                    engine.setProperty("rate", rate)
+                if changed and volume is not None:
+                    engine.setProperty("volume", volume)
+                if changed:
+                    self._wait_until_engine_idle(engine)
+                self._finished.clear()
+                engine.say(text)
+                engine.runAndWait()
+                # runAndWait may return before the sound has played (pyttsx3's espeak driver plays from
+                # espeak-ng's own thread): wait for the end, so that only one sentence is ever handed over.
+                self._finished.wait(5.0 + 0.5 * len(text))
+            finally:
+                with self._idle:
+                    self._pending -= 1
+                    self.spoken += 1
+                    if self._playback is not None:
+                        self._playback.reset()  # a silence that came too late for this sentence
+                    self._idle.notify_all()
+            if self._playback is not None and self._playback.failed:
+                self._failure = f"The built-in voice could not play sound: {self._playback.failed}."
+                self._playback.failed = ""
+                return
+
+
+def _reason(error: BaseException) -> str:
+    text = str(error).strip().rstrip(".")
+    return text or type(error).__name__
+
+
+# -- chains -----------------------------------------------------------------------------------------------------
+
+
+class LazySpeaker:
+    """A speaker built on its first announcement (a standby in a chain that costs nothing until it is needed).
+
+    If building it fails, that announcement raises, so a `FallbackSpeaker` moves past it. Rate and volume set
+    before it is built are handed to it when it is.
+    """
+
+    def __init__(self, name: str, factory: Callable[[], Speaker]) -> None:
+        self.name = name
+        self._factory = factory
+        self.speaker: Speaker | None = None
+        self._settings: dict[str, Any] = {}
+
+    def speak(self, text: str, interrupt: bool = False) -> None:
+        """Build the speaker if need be, then speak through it."""
+        if self.speaker is None:
+            self.speaker = self._factory()
+            for method, value in self._settings.items():
+                getattr(self.speaker, method, lambda _: None)(value)
+        self.speaker.speak(text, interrupt)
+
+    def silence(self) -> None:
+        """Silence the speaker if it was built."""
+        if self.speaker is not None:
+            self.speaker.silence()
+
+    def close(self) -> None:
+        """Close the speaker if it was built."""
+        if self.speaker is not None:
+            self.speaker.close()
+
+    def set_rate(self, wpm: int) -> None:
+        """Hand the rate to the speaker, now or when it is built."""
+        self._set("set_rate", wpm)
+
+    def set_volume(self, volume: float) -> None:
+        """Hand the volume to the speaker, now or when it is built."""
+        self._set("set_volume", volume)
+
+    def _set(self, method: str, value: Any) -> None:
+        self._settings[method] = value
+        if self.speaker is not None and hasattr(self.speaker, method):
+            getattr(self.speaker, method)(value)
+
+
 class FallbackSpeaker:
     """Speaks through the first working speaker of ``speakers``; on a failure, moves to the next and says so once.
 
-    The last speaker should be one that cannot fail in practice (`TextSpeaker`). If every one fails, the
-    announcement is dropped rather than stopping the game.
+    The last speaker should be one that cannot fail in practice (`SilentSpeaker` or `TextSpeaker`). If every one
+    fails, the announcement is dropped rather than stopping the game.
+
+    ``notice``: a sentence to say before the first announcement (say, why the chain does not start with the
+    speaker the player asked for). Notices about later failures are said before the announcement that found the
+    failure. ``on_notice`` (settable at any time) is called with each notice just before it is said (and before
+    the announcement it comes with), so the shell can print it as a line too: with `SilentSpeaker` in use nothing
+    would be heard. It must print or record the notice, not speak it (the chain speaks it). ``notices`` keeps
+    them all.
+
+    Safe to call from several threads.
     """
 
-    def __init__(self, speakers: Sequence[Speaker]) -> None:
+    def __init__(self, speakers: Sequence[Speaker], *, notice: str | None = None,
+                 on_notice: Callable[[str], None] | None = None) -> None:
         if not speakers:
             raise ValueError("A fallback chain needs at least one speaker.")
         self.speakers = list(speakers)
         self.index = 0
+        self.notice = notice
+        """The notice still to be said with the next announcement, if any."""
+        self.on_notice = on_notice
+        self.notices: list[str] = []
+        self.problems: list[str] = []
+        """Why speakers were skipped, one plain sentence each (for a log or ``--verbose``)."""
+        self._lock = threading.RLock()
 
     @property
     def name(self) -> str:
@@ -142,35 +715,70 @@ class FallbackSpeaker:
         """The speaker in use."""
         return self.speakers[min(self.index, len(self.speakers) - 1)]
 
+    @property
+    def speaking(self) -> bool:
+        """Whether announcements are heard from a speaker (False once only text lines are left)."""
+        return self.index < len(self.speakers) and not isinstance(self.current, SilentSpeaker)
+
     def speak(self, text: str, interrupt: bool = False) -> None:
-        """Say ``text`` through the speaker in use, falling back as often as needed."""
-        notice = ""
-        while self.index < len(self.speakers):
-            speaker = self.speakers[self.index]
-            try:
+        """Say ``text`` through the speaker in use, falling back as often as needed.
+
+        A pending notice is said first (with ``interrupt``), then ``text`` (queued after it).
+        """
+        with self._lock:
+            failed = ""
+            while self.index < len(self.speakers):
+                speaker = self.speakers[self.index]
+                notice, self.notice = self.notice, None  # told once, even if this speaker fails right now
                 if notice:
-                    speaker.speak(notice, interrupt=False)
-                speaker.speak(text, interrupt)
-                return
-            except Exception:  # any failure of a backend must not end the game
-                failed = speaker.name
-                self._close_quietly(speaker)
-                self.index += 1
-                if self.index < len(self.speakers):
-                    notice = (f"Speech through {failed} stopped working; "
-                              f"using {self.speakers[self.index].name} instead.")
+                    self.notices.append(notice)
+                    if self.on_notice is not None:
+                        self.on_notice(notice)
+                try:
+                    if notice:
+                        speaker.speak(notice, interrupt)
+                        interrupt = False
+                    speaker.speak(text, interrupt)
+                    return
+                except Exception as error:  # any failure of a backend must not end the game
+                    failed = failed or speaker.name
+                    self.problems.append(f"{speaker.name}: {_reason(error)}.")
+                    self._close_quietly(speaker)
+                    self.index += 1
+                    if self.index < len(self.speakers):
+                        self.notice = (f"Speech through {failed} stopped working; "
+                                       f"using {self.speakers[self.index].name} instead.")
 
     def silence(self) -> None:
         """Silence the speaker in use; a failure here is found and handled at the next announcement."""
-        try:
-            self.current.silence()
-        except Exception:  # the next speak() falls back
-            pass
+        with self._lock:
+            try:
+                self.current.silence()
+            except Exception:  # the next speak() falls back
+                pass
+
+    def set_rate(self, wpm: int) -> None:
+        """Set the rate of every speaker in the chain that has one (the built-in voice)."""
+        check_rate(wpm)
+        self._each("set_rate", wpm)
+
+    def set_volume(self, volume: float) -> None:
+        """Set the volume of every speaker in the chain that has one (the built-in voice)."""
+        check_volume(volume)
+        self._each("set_volume", volume)
+
+    def _each(self, method: str, value: Any) -> None:
+        with self._lock:
+            for speaker in self.speakers[self.index:]:
+                if hasattr(speaker, method):
+                    with contextlib.suppress(Exception):
+                        getattr(speaker, method)(value)
 
     def close(self) -> None:
         """Close every speaker in the chain."""
-        for speaker in self.speakers:
-            self._close_quietly(speaker)
+        with self._lock:
+            for speaker in self.speakers:
+                self._close_quietly(speaker)
 
     @staticmethod
     def _close_quietly(speaker: Speaker) -> None:
@@ -178,3 +786,57 @@ class FallbackSpeaker:
             speaker.close()
         except Exception:  # closing a broken backend may fail too; it is gone either way
             pass
+
+
+def open_speaker(mode: str, *, rate: int | None = None, volume: float | None = None) -> FallbackSpeaker:
+    """The chain of speakers for a ``--speech`` mode, started; always ends with `SilentSpeaker` (text lines).
+
+    - ``auto``: the screen reader; if none answers, the built-in voice; if it cannot start, text lines. While a
+      screen reader speaks, the built-in voice stands by (built only if the screen reader fails in the game).
+      The Windows voices reached through accessible_output2 (SAPI) do not count as a screen reader here: the
+      built-in voice uses them too, with a rate and volume that can be set.
+    - ``screenreader``: the screen reader, else text lines. ``tts``: the built-in voice, else text lines.
+    - ``none``: text lines only.
+
+    A backend that cannot start is skipped and the chain's first announcement tells the player so (its
+    ``notice``); the reasons are in its ``problems``. ``rate`` (words a minute, 50 to 600) and ``volume`` (0.0 to
+    1.0) apply to the built-in voice. Raises ValueError for an unknown mode or a rate or volume out of range.
+
+    >>> speaker = open_speaker("none")
+    >>> speaker.name, speaker.speaking
+    ('text lines', False)
+    """
+    if mode not in MODES:
+        raise ValueError(f"Unknown speech mode {mode!r}; the modes are auto, screenreader, tts and none.")
+    if rate is not None:
+        check_rate(rate)
+    if volume is not None:
+        check_volume(volume)
+
+    def voice() -> VoiceSpeaker:
+        return VoiceSpeaker(rate=rate, volume=volume)
+
+    problems: list[str] = []
+    speakers: list[Speaker] = []
+    notice: str | None = None
+    if mode in ("auto", "screenreader"):
+        try:
+            speakers.append(ScreenReaderSpeaker(system_voice=mode == "screenreader"))
+        except SpeechUnavailable as error:
+            problems.append(str(error))
+            notice = "No screen reader answered; using text lines." if mode == "screenreader" else None
+    if mode == "auto" and speakers:
+        speakers.append(LazySpeaker(VoiceSpeaker.name, voice))
+    elif mode in ("auto", "tts"):
+        try:
+            speakers.append(voice())
+            if mode == "auto":
+                notice = "No screen reader answered; using the built-in voice."
+        except SpeechUnavailable as error:
+            problems.append(str(error))
+            notice = ("No screen reader answered and the built-in voice could not start; using text lines."
+                      if mode == "auto" else "The built-in voice could not start; using text lines.")
+    speakers.append(SilentSpeaker())
+    chain = FallbackSpeaker(speakers, notice=notice)
+    chain.problems.extend(problems)
+    return chain

@@ -1,13 +1,29 @@
-"""Speakers: text lines, a real transcript file, and a fallback chain that survives backends failing."""
+"""Speakers: text lines, a real transcript file, and a fallback chain that survives backends failing.
+
+The real speech backends (screen reader, built-in voice) are tested in test_speech_backends.py."""
 
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
 
-from audiocrib.speech import FallbackSpeaker, RecordingSpeaker, Speaker, TextSpeaker, TranscriptSpeaker
+from audiocrib.speech import (
+    MODES,
+    FallbackSpeaker,
+    LazySpeaker,
+    RecordingSpeaker,
+    SilentSpeaker,
+    Speaker,
+    SpeechUnavailable,
+    TextSpeaker,
+    TranscriptSpeaker,
+    open_speaker,
+)
 
 
 class Flaky(RecordingSpeaker):
@@ -32,7 +48,8 @@ class Flaky(RecordingSpeaker):
 
 def test_every_backend_is_a_speaker(tmp_path: Path) -> None:
     transcript = TranscriptSpeaker(tmp_path / "t.txt")
-    for speaker in (TextSpeaker(io.StringIO()), transcript, RecordingSpeaker(), FallbackSpeaker([RecordingSpeaker()])):
+    for speaker in (TextSpeaker(io.StringIO()), transcript, RecordingSpeaker(), FallbackSpeaker([RecordingSpeaker()]),
+                    SilentSpeaker(), LazySpeaker("the recorder", RecordingSpeaker)):
         assert isinstance(speaker, Speaker)
     transcript.close()
 
@@ -93,3 +110,113 @@ def test_silencing_reaches_the_speaker_in_use() -> None:
     chain.silence()
     chain.speak("next", interrupt=True)
     assert (recorder.silenced, recorder.interrupted) == (1, 1)
+
+
+class Tuned(RecordingSpeaker):
+    """A speaker with a rate and a volume, as the built-in voice has."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.settings: list[tuple[str, float]] = []
+
+    def set_rate(self, wpm: int) -> None:
+        self.settings.append(("rate", wpm))
+
+    def set_volume(self, volume: float) -> None:
+        self.settings.append(("volume", volume))
+
+
+def test_text_lines_are_silent_and_end_the_chain() -> None:
+    silent = SilentSpeaker()
+    silent.speak("Go.")
+    silent.silence()
+    silent.close()
+    chain = FallbackSpeaker([Flaky(good=1), silent])
+    assert chain.speaking and chain.name == "the screen reader"
+    heard: list[str] = []
+    chain.on_notice = heard.append  # the shell prints notices: a silent speaker would lose them
+    chain.speak("one")
+    chain.speak("two")
+    chain.speak("three")
+    assert heard == chain.notices == ["Speech through the screen reader stopped working; using text lines instead."]
+    assert not chain.speaking and chain.name == "text lines"
+    assert chain.problems == ["the screen reader: speech server gone."]
+
+
+def test_a_notice_comes_first_once_and_an_interruption_does_not_cut_it_off() -> None:
+    recorder = RecordingSpeaker()
+    chain = FallbackSpeaker([recorder], notice="No screen reader answered; using the built-in voice.")
+    heard: list[str] = []
+    chain.on_notice = heard.append
+    chain.speak("Welcome.", interrupt=True)
+    chain.speak("Your deal.")
+    assert recorder.said == ["No screen reader answered; using the built-in voice.", "Welcome.", "Your deal."]
+    assert recorder.interrupted == 1  # the notice interrupted; the announcement was queued behind it
+    assert heard == ["No screen reader answered; using the built-in voice."] and chain.notice is None
+
+
+def test_a_standby_is_built_only_when_needed_and_gets_the_settings() -> None:
+    built: list[Tuned] = []
+
+    def build() -> Tuned:
+        built.append(Tuned())
+        return built[-1]
+
+    standby = LazySpeaker("the built-in voice", build)
+    chain = FallbackSpeaker([Flaky(good=1), standby, SilentSpeaker()])
+    chain.speak("one")
+    chain.set_rate(250)
+    chain.set_volume(0.5)
+    chain.silence()
+    assert built == []
+    chain.speak("two")
+    assert built[0].said == ["Speech through the screen reader stopped working; using the built-in voice instead.",
+                             "two"]
+    assert built[0].settings == [("rate", 250), ("volume", 0.5)]
+    chain.set_rate(300)
+    assert built[0].settings[-1] == ("rate", 300)
+    with pytest.raises(ValueError, match="rate must be"):
+        chain.set_rate(10)
+
+    def broken() -> Speaker:
+        raise SpeechUnavailable("The built-in voice found no sound device.")
+
+    out = io.StringIO()
+    chain = FallbackSpeaker([Flaky(good=0), LazySpeaker("the built-in voice", broken), TextSpeaker(out)])
+    chain.speak("Your turn.")
+    assert out.getvalue().splitlines() == [
+        "Speech through the screen reader stopped working; using text lines instead.", "Your turn."]
+    assert chain.problems == ["the screen reader: speech server gone.",
+                              "the built-in voice: The built-in voice found no sound device."]
+
+
+def test_the_chain_can_be_used_from_several_threads() -> None:
+    recorder = RecordingSpeaker()
+    chain = FallbackSpeaker([recorder])
+
+    def talk(n: int) -> None:
+        for i in range(200):
+            chain.speak(f"{n}-{i}")
+
+    threads = [threading.Thread(target=talk, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(recorder.said) == sorted(f"{n}-{i}" for n in range(4) for i in range(200))
+
+
+def test_text_lines_only_and_the_modes() -> None:
+    assert MODES == ("auto", "screenreader", "tts", "none")
+    chain = open_speaker("none", rate=200, volume=0.8)
+    assert [type(s) for s in chain.speakers] == [SilentSpeaker] and chain.notice is None
+    with pytest.raises(ValueError, match="the modes are auto, screenreader, tts and none"):
+        open_speaker("espeak")
+
+
+def test_importing_the_speakers_loads_no_speech_or_ui_library() -> None:
+    code = ("import sys, audiocrib.speech;"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "{'accessible_output2', 'pyttsx3', 'speechd', 'prompt_toolkit', 'comtypes'}))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

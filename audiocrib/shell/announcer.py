@@ -44,6 +44,14 @@ class Announcer:
         self.history = MessageHistory()
         self.spoken_at: float | None = None
         """When (``time.perf_counter``) the last speech call was made; the key-to-speech benchmark reads it."""
+        if isinstance(speaker, FallbackSpeaker):
+            speaker.on_notice = self._notice
+
+    def _notice(self, text: str) -> None:
+        """A speech chain's notice ("Speech through ... stopped working; using text lines instead."): the chain
+        speaks it itself; here it joins the history, the screen and the transcript like any announcement."""
+        self.history.add(text)
+        self._show(text)
 
     @property
     def speaking(self) -> bool:
@@ -56,6 +64,9 @@ class Announcer:
             self.history.add(text)
         self.speaker.speak(text, False)
         self.spoken_at = time.perf_counter()
+        self._show(text)
+
+    def _show(self, text: str) -> None:
         if self.show_text or not self.speaking:
             try:
                 print(text, file=self.screen, flush=True)
