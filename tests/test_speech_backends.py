@@ -15,6 +15,7 @@ import array
 import ctypes.util
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -29,6 +30,7 @@ import pytest
 
 from audiocrib.speech import (
     FallbackSpeaker,
+    GuardedSpeaker,
     LazySpeaker,
     RecordingSpeaker,
     ScreenReaderSpeaker,
@@ -112,6 +114,38 @@ def test_a_daemon_dying_mid_game_hands_over_once_and_loses_nothing(speech_dispat
     assert speech_dispatcher.spoken() == ["You have 14 points.", "Bob has 9 points."]
     assert chain.name == "the recorder"
     chain.close()  # the dead client was already closed when it failed; no thread is left
+
+
+def test_a_hung_daemon_never_freezes_the_game_at_start_or_mid_game(speech_dispatcher: SpeechDispatcher) -> None:
+    """A daemon that stops answering (SIGSTOP: alive, connected, silent) is given up on after the guard's timeout;
+    the announcement goes through the next speaker and the player is told once."""
+    pid = speech_dispatcher.pid
+    assert pid is not None
+    chain = open_speaker("screenreader")
+    heard: list[str] = []
+    chain.on_notice = heard.append
+    try:
+        chain.speak("Before the hang.")
+        speech_dispatcher.wait_for("Before the hang.")
+        os.kill(pid, signal.SIGSTOP)
+        started = time.monotonic()
+        chain.speak("During the hang.")
+        assert time.monotonic() - started < 15  # not forever: the guard waits about two seconds
+        assert chain.name == "text lines"
+        assert heard == ["Speech through Speech Dispatcher stopped working; using text lines instead."]
+        chain.speak("After the hang.")  # at once: the hung speaker is not tried again
+        assert chain.name == "text lines"
+        # And a daemon already hung when the game starts: the start goes on without it.
+        later = open_speaker("screenreader")
+        assert later.name == "text lines"
+        assert later.notice == "No screen reader answered; using text lines."
+        assert "The screen reader did not answer in time." in later.problems
+        later.close()
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        chain.close()
+    # Once the daemon answers again, the abandoned calls return and their threads end (the guard's promise).
+    wait_until(lambda: not any(t.name.startswith("audiocrib speech") for t in threading.enumerate()), 10)
 
 
 def test_silence_cuts_off_the_message_being_said() -> None:
@@ -395,7 +429,9 @@ def test_the_modes(speech_dispatcher: SpeechDispatcher, player: Player, tmp_path
     assert [type(s) for s in none.speakers] == [SilentSpeaker] and none.notice is None and not none.speaking
 
     auto = open_speaker("auto", rate=300, volume=0.5)
-    assert [type(s) for s in auto.speakers] == [ScreenReaderSpeaker, LazySpeaker, SilentSpeaker]
+    assert [type(s) for s in auto.speakers] == [GuardedSpeaker, LazySpeaker, SilentSpeaker]
+    guarded = auto.speakers[0]
+    assert isinstance(guarded, GuardedSpeaker) and isinstance(guarded.speaker, ScreenReaderSpeaker)
     assert (auto.name, auto.speaking, auto.notice) == ("Speech Dispatcher", True, None)
     auto.speak("Welcome.")
     speech_dispatcher.wait_for("Welcome.")
