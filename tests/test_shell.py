@@ -357,12 +357,15 @@ def test_the_computer_players_wait_for_the_pace_and_any_key_hurries_them() -> No
         await asyncio.sleep(0.3)
         assert len(game.events) == moved  # still pausing (the pace is 30 seconds)
         count = session.keys_pressed
+        expected = answers.scores(session.view())
+        heard = len(table.said)
         table.pipe.send_text("s")
         end = loop.time() + 10
         while len(game.events) == moved:
             assert loop.time() < end, "the key did not hurry the computer player"
             await asyncio.sleep(0.005)
         assert session.keys_pressed == count + 1
+        assert table.said[heard] == expected  # the question is answered first, then the move is told
 
     run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=30.0), seed=9)
 
@@ -486,3 +489,51 @@ def test_docs_keys_lists_every_binding_in_the_words_of_the_spoken_help() -> None
         for binding in group:
             row = f"| {session.key_words(binding.keys)} | {binding.description} |"
             assert row in text, row
+
+
+@pytest.mark.parametrize("moment", ["discard", "play", "count", "review", "over"])
+def test_help_history_arrows_and_the_game_menu_work_in_every_moment_and_change_nothing(moment: str) -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        if moment == "over":
+            await play_to_the_end(table)
+        else:
+            await reach(table, moment)
+        game = table.session.game
+        assert game is not None
+        before = game.state_key()
+        view = table.session.view()
+        hand = sorted(view.hand if view.hand else view.kept)
+        said = await table.press("f1")
+        expected = "Press Enter to go on." if moment == "review" else answers.prompt(view, ())
+        assert said[0] == expected
+        said = await table.press("right")
+        assert said == ([f"{table.session._card_words(hand[1 % len(hand)])}. {1 % len(hand) + 1} of {len(hand)}."]
+                        if hand else ["You hold no cards."])
+        await table.press("left")
+        kept = table.session.announcer.history.messages
+        assert await table.answer(",") == kept[-2]
+        assert await table.answer("r") == kept[-1]
+        assert await table.answer("escape") == "Game menu: Resume. 1 of 4."
+        said = await table.press("escape")
+        assert said[0].startswith("Back to the game. ")
+        assert table.session.moment == moment
+        assert game.state_key() == before
+
+    setup = TableSetup(variant=Variant.FIVE_CARD, manual_counting=True, levels=("beginner",))
+    run(script, setup=setup, seed=3)
+
+
+def test_settings_from_the_game_menu_return_to_it_and_apply_at_once() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter", "escape", "down", "enter")
+        assert table.said[-1] == "Settings: Verbosity: normal. 1 of 7."
+        await table.press("left")  # brief
+        assert table.session.narrator is not None
+        assert table.session.narrator.verbosity.value == "brief"
+        said = await table.press("escape")
+        assert said[-1] == "Game menu: Resume. 1 of 4."
+        await table.press("enter")
+        assert table.session.moment == "discard"
+
+    run(script, setup=TableSetup(levels=("beginner",)))
