@@ -537,3 +537,48 @@ def test_settings_from_the_game_menu_return_to_it_and_apply_at_once() -> None:
         assert table.session.moment == "discard"
 
     run(script, setup=TableSetup(levels=("beginner",)))
+
+
+def test_voice_rate_and_volume_settings_reach_the_speech_chain() -> None:
+    import io
+
+    from audiocrib.shell.announcer import Announcer
+    from audiocrib.shell.session import Session
+    from audiocrib.speech import FallbackSpeaker, LazySpeaker, RecordingSpeaker
+
+    class Voice(RecordingSpeaker):
+        name = "the built-in voice"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.rates: list[int] = []
+            self.volumes: list[float] = []
+
+        def set_rate(self, wpm: int) -> None:
+            self.rates.append(wpm)
+
+        def set_volume(self, volume: float) -> None:
+            self.volumes.append(volume)
+
+    class Gone(RecordingSpeaker):
+        name = "the screen reader"
+
+        def speak(self, text: str, interrupt: bool = False) -> None:
+            raise OSError("the screen reader is gone")
+
+    voice = Voice()
+    chain = FallbackSpeaker([Gone(), LazySpeaker("the built-in voice", lambda: voice)])
+    session = Session(Announcer(chain, io.StringIO()), settings=Settings(rate=250, volume=60))
+    session.start()  # the screen reader fails on the first words: the voice starts and takes over
+    assert (voice.rates, voice.volumes) == ([250], [0.6])  # handed over when the voice started
+    assert voice.said[0] == "Speech through the screen reader stopped working; using the built-in voice instead."
+    assert session.announcer.history.messages[0] == voice.said[0]
+    session.press("down")
+    session.press("down")
+    session.press("enter")  # settings
+    for _ in range(4):
+        session.press("down")
+    session.press("right")  # voice rate
+    session.press("down")
+    session.press("left")  # voice volume
+    assert voice.rates[-1] == 275 and voice.volumes[-1] == 0.5

@@ -60,10 +60,10 @@ class Announcer:
 
     def say(self, text: str, *, keep: bool = True) -> None:
         """Announce ``text``; with ``keep`` False it is not added to the history (the history keys' own answers)."""
+        self.speaker.speak(text, False)  # a fallback notice, if any, is heard (and kept) before ``text``
+        self.spoken_at = time.perf_counter()
         if keep:
             self.history.add(text)
-        self.speaker.speak(text, False)
-        self.spoken_at = time.perf_counter()
         self._show(text)
 
     def _show(self, text: str) -> None:

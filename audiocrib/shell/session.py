@@ -414,14 +414,14 @@ class Session:
         self.announcer.show_text = self.settings.show_text
         if self.narrator is not None:
             self.narrator.verbosity = self.settings.verbosity
-        for speaker in _speakers(self.announcer.speaker):
-            for name, value in (("set_rate", self.settings.rate), ("set_volume", self.settings.volume / 100)):
-                setter: Callable[[float], None] | None = getattr(speaker, name, None)
-                if setter is not None:
-                    try:
-                        setter(value)
-                    except Exception:  # a voice that cannot change rate still speaks
-                        pass
+        speaker = self.announcer.speaker  # a speech chain hands rate and volume to the voice, now or when it starts
+        for name, value in (("set_rate", self.settings.rate), ("set_volume", self.settings.volume / 100)):
+            setter: Callable[[float], None] | None = getattr(speaker, name, None)
+            if setter is not None:
+                try:
+                    setter(value)
+                except Exception:  # a voice that cannot change its rate still speaks
+                    pass
 
     # ------------------------------------------------------------ the game: start, save, resume
     def _new_game(self) -> None:
@@ -798,10 +798,4 @@ def _marked_count(marked: int, need: int) -> str:
         return "Press Enter to lay them away." if need > 1 else "Press Enter to lay it away."
     left = need - marked
     return f"{_number(left).capitalize()} more to mark."
-
-
-def _speakers(speaker: object) -> list[object]:
-    """A speaker and, for a fallback chain, every speaker in it."""
-    chain = getattr(speaker, "speakers", None)
-    return [speaker, *chain] if isinstance(chain, list) else [speaker]
 
