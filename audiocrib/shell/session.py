@@ -180,6 +180,8 @@ class Session:
         self.passed = -1
         """The pause point the player has gone on from (so it does not stop the narration twice)."""
         self.holding = False
+        self.next_up = "deal"
+        """What Enter goes on to from a pause: the next "deal" or "game"."""
         self.snapshot: PlayerView | None = None
         self.cursor = 0
         self.marked: list[Card] = []
@@ -549,7 +551,8 @@ class Session:
                 self.holding = True
                 if not was_holding:
                     self.snapshot = self.game.at(self.told).view(SEAT)
-                    self.say("Press Enter to go on.")
+                    self.next_up = "game" if isinstance(events[self.told], GameStarted) else "deal"
+                    self.say(self._prompt_text())
                 return
             for line in self.narrator.tell(events[self.told]):
                 self.say(line)
@@ -584,7 +587,7 @@ class Session:
         if self.mode is not Mode.GAME or self.game is None:
             return "No game is being played."
         if self.holding:
-            return "Press Enter to go on."
+            return f"Press Enter for the next {self.next_up}."
         return answers.prompt(self.view(), tuple(self.marked))
 
     def bot_waiting(self) -> bool:
