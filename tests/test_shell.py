@@ -15,7 +15,7 @@ from audiocrib.errors import IllegalActionError
 from audiocrib.events import GameWon, HandShown, MatchWon, Played
 from audiocrib.game import Phase
 from audiocrib.rules import Variant
-from audiocrib.shell.session import SEAT
+from audiocrib.shell.session import SEAT, WELCOME
 from audiocrib.shell.settings import Settings
 from audiocrib.shell.tablesetup import TableSetup
 from tests.shell_driver import (
@@ -60,7 +60,7 @@ async def reach(table: Table, moment: str, limit: int = 400) -> None:
 # ------------------------------------------------------------------ menus
 def test_the_first_words_are_the_main_menu_and_the_screen_shows_every_line() -> None:
     async def script(table: Table) -> None:
-        assert table.said[0] == "Main menu: New game. 1 of 5."
+        assert table.said[:2] == [WELCOME, "Main menu: New game. 1 of 5."]
         assert (await table.answer("down")).startswith("Table setup: six-card cribbage, 2 players, to 121. 2 of 5")
         assert await table.answer("up") == "New game. 1 of 5."
         assert await table.answer("up") == "Quit. 5 of 5."
@@ -454,8 +454,8 @@ def test_save_and_quit_then_resume_gives_the_same_game(tmp_path: Path) -> None:
     assert json.loads(save.read_text())["version"] == 1
 
     async def second(table: Table) -> None:
-        assert table.said[0] == "A saved game is waiting: choose Resume the saved game."
-        assert table.said[1] == "Main menu: Resume the saved game. 1 of 6."
+        assert table.said[1] == "A saved game is waiting: choose Resume the saved game."
+        assert table.said[2] == "Main menu: Resume the saved game. 1 of 6."
         said = await table.press("enter")
         assert said[0] == "Resuming the saved game."
         game = table.session.game

@@ -57,13 +57,18 @@ class Terminal:
         subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "kill-server"], capture_output=True, timeout=10)
 
 
-@pytest.fixture
-def daemon() -> Iterator[SpeechDispatcher]:
+def require_tools() -> None:
+    """Skip where Speech Dispatcher or tmux is missing; under CI, fail instead."""
     require()
     if shutil.which("tmux") is None:
         if os.environ.get("CI"):
             pytest.fail("tmux is not installed; CI must run the terminal tests.")
         pytest.skip("tmux is not installed.")
+
+
+@pytest.fixture
+def daemon() -> Iterator[SpeechDispatcher]:
+    require_tools()
     with SpeechDispatcher() as running:
         yield running
 
@@ -133,7 +138,7 @@ def test_a_game_in_a_real_terminal_is_spoken_through_speech_dispatcher(daemon: S
     text = raw.decode("ascii")  # plain ASCII, every byte
     assert "You lay away the " in text
     transcript = (tmp_path / "transcript.txt").read_text().splitlines()
-    assert transcript[0] == "Main menu: New game. 1 of 5."
+    assert transcript[:2] == ["Welcome to audiocrib. Press F1 for help at any time.", "Main menu: New game. 1 of 5."]
     assert "Game menu: Resume. 1 of 4." in transcript
 
 
@@ -158,3 +163,24 @@ def test_it_works_under_a_dumb_terminal_with_text_lines_only(daemon: SpeechDispa
     assert daemon.spoken() == []  # speech none: the terminal's own reader does the reading
     raw = (tmp_path / "raw.bin").read_bytes()
     assert b"\x1b" not in raw  # not one escape sequence under TERM=dumb
+
+
+def test_a_key_press_cuts_off_the_speech_in_progress(tmp_path: Path) -> None:
+    """With a slow speech module (each message takes a second), pressing a key cancels what is being said and
+    what is waiting, and the answer to the key is spoken next."""
+    require_tools()
+    with SpeechDispatcher(slow=True) as slow:
+        terminal = start(slow, tmp_path, "cut")
+        try:
+            end = time.monotonic() + 15
+            while "Welcome to audiocrib. Press F1 for help at any time." not in slow.started():
+                assert time.monotonic() < end, "the welcome was never begun"
+                time.sleep(0.02)
+            terminal.keys("Down")
+            slow.wait_for("Table setup: six-card cribbage, 2 players, to 121. 2 of 5.", timeout=10)
+            spoken = slow.spoken()
+            assert "Welcome to audiocrib. Press F1 for help at any time." not in spoken  # cut off
+            assert "Main menu: New game. 1 of 5." not in spoken  # dropped before it began
+            assert "Main menu: New game. 1 of 5." in terminal.screen()  # still on the screen to review
+        finally:
+            terminal.close()

@@ -52,6 +52,7 @@ __all__ = ["SEAT", "Binding", "Mode", "Session"]
 
 SEAT = 0
 """The human's seat."""
+WELCOME = "Welcome to audiocrib. Press F1 for help at any time."
 SAVE_VERSION = 1
 
 
@@ -202,6 +203,7 @@ class Session:
     def start(self) -> None:
         """The first words: the main menu (or the saved game on offer)."""
         self._apply_settings()
+        self.say(WELCOME)
         if self._saved_game_text() is not None:
             self.say("A saved game is waiting: choose Resume the saved game.")
         self.mode = Mode.MAIN
