@@ -581,3 +581,21 @@ def test_voice_rate_and_volume_settings_reach_the_speech_chain() -> None:
     session.press("down")
     session.press("left")  # voice volume
     assert voice.rates[-1] == 275 and voice.volumes[-1] == 0.5
+
+
+def test_the_counting_clock_stops_while_the_game_menu_is_open() -> None:
+    clock = FakeClock()
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await reach(table, "count")
+        await table.press("escape")
+        clock.now += 120  # two minutes in the menu
+        await asyncio.sleep(0.1)
+        assert table.session.moment == "game menu"
+        await table.press("escape")
+        assert table.session.moment == "count"
+        assert "30 seconds left to count." in await table.answer("t")
+
+    setup = TableSetup(manual_counting=True, count_timer=30, levels=("beginner",))
+    run(script, setup=setup, clock=clock, seed=5)

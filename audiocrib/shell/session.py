@@ -190,6 +190,7 @@ class Session:
         self.count_deadline: float | None = None
         self.count_warnings: list[float] = []
         self.count_asked = -1
+        self.paused_at: float | None = None
         self.hurried = False
         self.finished = False
         """True once the player has quit."""
@@ -502,10 +503,17 @@ class Session:
     def _open_game_menu(self, key: str) -> None:
         self.mode = Mode.GAME_MENU
         self.menu_index = 0
+        if self.count_deadline is not None:  # the counting clock stops while the game is paused
+            self.paused_at = self.clock()
         self._say_item(prefix="Game menu: ")
 
     def _resume(self) -> None:
         self.mode = Mode.GAME
+        if self.count_deadline is not None and self.paused_at is not None:
+            away = self.clock() - self.paused_at
+            self.count_deadline += away
+            self.count_warnings = [when + away for when in self.count_warnings]
+        self.paused_at = None
         self.say("Back to the game. " + self._prompt_text())
 
     def _to_main_menu(self, key: str) -> None:
