@@ -18,6 +18,7 @@ from audiocrib.codec import record_from_json, record_to_json
 __all__ = [
     "ACTION_TYPES",
     "Action",
+    "CallMuggins",
     "ClaimCount",
     "CountTimeout",
     "Discard",
@@ -74,7 +75,20 @@ class CountTimeout(Action):
     kind: ClassVar[str] = "timeout"
 
 
-ACTION_TYPES: dict[str, type[Action]] = {c.kind: c for c in (Discard, Play, Go, ClaimCount, CountTimeout)}
+@dataclass(frozen=True, slots=True)
+class CallMuggins(Action):
+    """Call "muggins!" on the opponents' short counts in this show, taking the points they missed.
+
+    Only at a table that plays muggins (`Rules.muggins`), from the first hand shown until the next deal's first
+    card is laid away.
+    """
+
+    kind: ClassVar[str] = "muggins"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    c.kind: c for c in (Discard, Play, Go, ClaimCount, CountTimeout, CallMuggins)
+}
 
 
 def action_to_json(action: Action) -> dict[str, Any]:

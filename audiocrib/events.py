@@ -36,6 +36,7 @@ __all__ = [
     "HisHeels",
     "LastCard",
     "MatchWon",
+    "MugginsCalled",
     "PlayEnded",
     "Played",
     "PointsGiven",
@@ -245,13 +246,29 @@ class HandShown(_Scoring):
 class PointsGiven(_Scoring):
     """Manual counting: ``offender`` missed, over-counted or ran out of time; ``seat`` pegs ``given``.
 
-    ``reason`` is ``"missed"``, ``"over-counted"`` or ``"timer"``.
+    ``reason`` is ``"missed"``, ``"over-counted"``, ``"timer"``, or ``"wrong muggins"`` (``offender`` called
+    muggins when nobody had missed anything, at a table where that costs points).
     """
 
     kind: ClassVar[str] = "points given"
     offender: int
     given: int
     reason: str
+
+    @property
+    def points(self) -> int:
+        return self.given
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsCalled(_Scoring):
+    """Muggins: ``seat`` called it on ``offender``'s short count of their hand (or with ``crib`` their crib) and
+    pegs the ``given`` points they missed."""
+
+    kind: ClassVar[str] = "muggins"
+    offender: int
+    crib: bool
+    given: int
 
     @property
     def points(self) -> int:
@@ -284,7 +301,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         CutForDeal, GameStarted, ThreeForLast, Dealt, Discarded, StarterCut, HisHeels, Played, SaidGo,
-        LastCard, SeriesEnded, PlayEnded, CountRequested, HandShown, PointsGiven, GameWon, MatchWon,
+        LastCard, SeriesEnded, PlayEnded, CountRequested, HandShown, PointsGiven, MugginsCalled, GameWon, MatchWon,
     )
 }
 """Every event class by its ``kind``."""

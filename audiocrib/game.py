@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import Any
 
-from audiocrib.actions import Action, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
 from audiocrib.cards import DECK, Card, Rank, spoken_list
 from audiocrib.errors import IllegalActionError, RulesError, SaveError
 from audiocrib.events import (
@@ -40,6 +40,7 @@ from audiocrib.events import (
     HisHeels,
     LastCard,
     MatchWon,
+    MugginsCalled,
     Played,
     PlayEnded,
     PointsGiven,
@@ -84,9 +85,10 @@ class Phase(StrEnum):
 class Game:
     """A match of cribbage: rules, seats, a seed for the shuffles, and the log of what has happened.
 
-    ``names`` are the seats' names in clockwise order (default "Player 1", ...). ``manual_seats`` are the seats
-    that count their own hands when ``rules.manual_counting`` is on. With ``auto_go`` (the default) the game
-    says go for a player who cannot play; without it that player must send `Go`.
+    ``names`` are the seats' names in clockwise order (default "Player 1", ...). ``manual_seats`` are the people
+    at the table: they count their own hands when ``rules.manual_counting`` is on, and at a table that plays
+    muggins (``rules.muggins``) every other seat, a computer player, counts its own hands aloud. With ``auto_go``
+    (the default) the game says go for a player who cannot play; without it that player must send `Go`.
     Same rules, seed and actions give the same game.
     """
 
@@ -108,7 +110,8 @@ class Game:
         if len(self.names) != n:
             raise RulesError(f"This table needs {n} names, not {len(self.names)}.")
         self.seed: int = seed if seed is not None else secrets.randbits(63)
-        self.manual_seats = frozenset(manual_seats) if self.rules.manual_counting else frozenset()
+        counting = self.rules.manual_counting or self.rules.muggins
+        self.manual_seats = frozenset(manual_seats) if counting else frozenset()
         if any(not 0 <= s < n for s in self.manual_seats):
             raise RulesError("A manual counter must be one of the table's seats.")
         self.auto_go = auto_go
@@ -149,6 +152,10 @@ class Game:
         self._last_card_scored = False
         self._show: list[tuple[int, bool]] = []
         self._winner: int | None = None
+        self._muggins_open = False
+        """Muggins may be called: from the first hand shown until the next deal's first discard."""
+        self._missed: list[tuple[int, bool, int]] = []
+        """Short counts open to a muggins call: (seat, crib, points missed)."""
 
     # ----------------------------------------------------------------- public reading
     @property
@@ -296,6 +303,14 @@ class Game:
             playable = self.playable(seat)
             if playable:
                 raise IllegalActionError(f"You cannot say go: you can play {spoken_list(playable[:1])}.")
+        elif isinstance(action, CallMuggins):
+            if not self.rules.muggins:
+                raise IllegalActionError("This table does not play muggins.")
+            if not self._muggins_open:
+                raise IllegalActionError("Muggins is called after a count, before the next deal's cards are laid "
+                                         "away.")
+            if not self._missed_by_opponents(seat) and not self.rules.wrong_muggins:
+                raise IllegalActionError("Every count was right: there is nothing to call muggins on.")
         elif isinstance(action, ClaimCount | CountTimeout):
             if self._phase is not Phase.COUNT or self._show[0][0] != seat:
                 raise IllegalActionError("Nobody is waiting for you to count a hand.")
@@ -381,6 +396,20 @@ class Game:
             yield SaidGo(seat)
         elif isinstance(action, ClaimCount | CountTimeout):
             yield from self._settle(action)
+        elif isinstance(action, CallMuggins):
+            missed = self._missed_by_opponents(seat)
+            for offender, crib, points in missed:
+                yield MugginsCalled(seat, offender, crib, points)
+            if not missed:
+                yield PointsGiven(self.rules.opponent_of(seat), seat, self.rules.wrong_muggins, "wrong muggins")
+
+    def _counts_by_hand(self, seat: int) -> bool:
+        """A person counting their own hands: their mistakes are settled at once."""
+        return self.rules.manual_counting and seat in self.manual_seats
+
+    def _missed_by_opponents(self, seat: int) -> list[tuple[int, bool, int]]:
+        side = self.rules.side_of(seat)
+        return [m for m in self._missed if self.rules.side_of(m[0]) != side]
 
     def _settle(self, action: ClaimCount | CountTimeout) -> Iterator[Event]:
         seat, crib = self._show[0]
@@ -398,7 +427,7 @@ class Game:
         claimed = action.points
         if claimed <= true:
             yield HandShown(seat, crib, cards, self._starter, score, claimed, claimed)
-            if claimed < true:
+            if claimed < true and self._counts_by_hand(seat):  # a computer's short count waits for muggins
                 yield PointsGiven(receiver, seat, true - claimed, "missed")
         else:
             yield HandShown(seat, crib, cards, self._starter, score, true, claimed)
@@ -452,7 +481,7 @@ class Game:
             seat, crib = self._show[0]
             cards = self._show_cards(seat, crib)
             assert self._starter is not None
-            if seat in self.manual_seats:
+            if self._counts_by_hand(seat) or (self.rules.muggins and seat not in self.manual_seats):
                 return CountRequested(seat, crib, cards, self._starter)
             score = score_hand(cards, self._starter, crib)
             return HandShown(seat, crib, cards, self._starter, score, score.total)
@@ -558,6 +587,8 @@ class Game:
             self._last_card_scored = False
             self._phase = Phase.DISCARD
         elif isinstance(event, Discarded):
+            self._muggins_open = False
+            self._missed = []
             for card in event.cards:
                 self._hands[event.seat].remove(card)
             self._crib.extend(event.cards)
@@ -605,7 +636,16 @@ class Game:
         elif isinstance(event, HandShown):
             self._show.pop(0)
             self._phase = Phase.SHOW
+            if self.rules.muggins:
+                self._muggins_open = True
+                short = event.claimed is not None and event.claimed < event.score.total
+                if short and event.seat not in self.manual_seats:
+                    self._missed.append((event.seat, event.crib, event.score.total - event.pegged))
+        elif isinstance(event, MugginsCalled):
+            self._missed.remove((event.offender, event.crib, event.given))
         elif isinstance(event, GameWon):
+            self._muggins_open = False
+            self._missed = []
             self._match = list(event.match_scores)
             self._winner = event.side
             self._phase = Phase.GAME_OVER
@@ -731,7 +771,8 @@ class Game:
             tuple(self._match), tuple(map(tuple, self._hands)), tuple(self._kept), tuple(self._discards),
             tuple(self._crib), tuple(self._stock), self._starter, self._count, tuple(self._series),
             tuple(map(tuple, self._played)), frozenset(self._out), self._turn, self._last_player,
-            self._last_card_scored, tuple(self._show), self._winner, tuple(self._log),
+            self._last_card_scored, tuple(self._show), self._winner, self._muggins_open, tuple(self._missed),
+            tuple(self._log),
         )
 
 
@@ -753,6 +794,7 @@ def _flag(value: object) -> bool:
 
 def _moves(events: Iterable[Event], auto_go: bool) -> Iterator[Action]:
     """The players' actions that produced ``events`` (everything else the game does by itself)."""
+    previous: Event | None = None
     for event in events:
         if isinstance(event, Discarded):
             yield Discard(event.seat, event.cards)
@@ -764,3 +806,8 @@ def _moves(events: Iterable[Event], auto_go: bool) -> Iterator[Action]:
             yield CountTimeout(event.seat)
         elif isinstance(event, HandShown) and event.claimed is not None:
             yield ClaimCount(event.seat, event.claimed)
+        elif isinstance(event, MugginsCalled) and not isinstance(previous, MugginsCalled):
+            yield CallMuggins(event.seat)  # one call takes every short count open, in a row of events
+        elif isinstance(event, PointsGiven) and event.reason == "wrong muggins":
+            yield CallMuggins(event.offender)
+        previous = event

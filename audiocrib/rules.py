@@ -99,6 +99,12 @@ class Rules:
     manual_counting: bool = False
     overcount_penalty: bool = True
     count_timer: int | None = None
+    muggins: bool = False
+    """The computer players count their own hands aloud, and a short count is not given away by itself: an
+    opponent may call muggins (`CallMuggins`) before the next deal's first card is laid away and take the points
+    missed. (Manual counters' under-counts still go to the opponents at once.)"""
+    wrong_muggins: int = 0
+    """Points a wrong call of muggins gives to the caller's next opponent; 0, the default, makes it free."""
 
     def __post_init__(self) -> None:
         try:
@@ -107,10 +113,10 @@ class Rules:
             raise RulesError(
                 f"{self.variant} is not a form of cribbage; choose five-card, six-card or seven-card."
             ) from None
-        for name in ("skunks", "manual_counting", "overcount_penalty"):
+        for name in ("skunks", "manual_counting", "overcount_penalty", "muggins"):
             if type(getattr(self, name)) is not bool:
                 raise RulesError(f"The setting {name.replace('_', ' ')} must be true or false.")
-        for name in ("players", "team_size", "target", "match_games"):
+        for name in ("players", "team_size", "target", "match_games", "wrong_muggins"):
             if type(getattr(self, name)) is not int:
                 raise RulesError(f"The setting {name.replace('_', ' ')} must be a whole number.")
         if self.count_timer is not None and type(self.count_timer) is not int:
@@ -141,6 +147,10 @@ class Rules:
             raise RulesError("The target must be a number of points from 31 to 1000.")
         if not 1 <= self.match_games <= 99:
             raise RulesError("A match is won with from 1 to 99 game points.")
+        if not 0 <= self.wrong_muggins <= 5:
+            raise RulesError("A wrong call of muggins costs from 0 to 5 points.")
+        if self.wrong_muggins and not self.muggins:
+            raise RulesError("A cost for a wrong call of muggins needs muggins to be on.")
         if self.count_timer is not None:
             if not self.manual_counting:
                 raise RulesError("The counting timer needs manual counting to be on.")
