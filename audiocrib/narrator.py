@@ -47,7 +47,7 @@ NORMAL cut down as noted):
 - Count requested (manual counting): to the counter, the cards (sorted), the starter and what to do ("Count your
   hand: ... , with the starter, the jack of clubs; type the total and press Enter.", and the time allowed if the
   table has a timer); BRIEF just the cards and the starter. To everyone else: "Bob is counting." (or "... the
-  crib.").
+  crib."), except at a muggins table below FULL, where the computer's own count follows at once.
 - A hand or crib shown: whose, then the count in cribbage style ("Your hand: fifteen two, fifteen four, and a
   pair is six."). NORMAL names the cards of every hand but your own, and of every crib: in a real game each hand
   is laid face up as it is counted and everyone at the table sees it, so hearing the cards is the only way to
@@ -55,10 +55,16 @@ NORMAL cut down as noted):
   and can hear again with the hand key, so at NORMAL it is not read twice. FULL names the cards of every hand and
   crib, with the starter. BRIEF says only whose and the total ("Bob's hand, six."). With manual counting the
   claim comes first ("You said eight.", "... which is right.", or "Your time is up."), and NORMAL and FULL end
-  with what the counter pegs when the claim was wrong or the time ran out ("You peg eight."). A hand of nothing
-  is "nineteen", as players say: "Your hand is nineteen: nothing."
+  with the true count in cribbage style ("You said eight. The hand is ten: fifteen two, ..., and a pair is
+  ten."; BRIEF "The hand is ten."), and after a timeout what the counter keeps ("You peg five."). A hand of
+  nothing is "nineteen", as players say: "Your hand is nineteen: nothing." At a muggins table a computer's count
+  is heard as it said it, not the truth ("Bob's hand: ... Bob counts twelve."): finding the miss is the player's
+  part.
 - Points given (manual counting): "You missed two; Bob pegs them.", "Bob over-counted by one; you peg it.",
-  "Bob pegs five, half the count, because your time ran out." at every verbosity.
+  "Bob pegs five, half the count, because your time ran out.", "You called muggins, but every count was right;
+  Bob pegs two." at every verbosity.
+- Muggins called: "Muggins! You take two that Bob missed.", then at NORMAL and FULL the true count of the hand
+  ("Bob's hand is fourteen: fifteen two, ...").
 - Game won: the winner and the final scores ("Bob wins the game, one hundred twenty-one to ninety."), the skunk,
   double skunk or lurch and what it is worth ("That is a skunk, worth two games."), and between games of a match
   the match score. Every verbosity says all of it.
@@ -86,6 +92,7 @@ from audiocrib.events import (
     HisHeels,
     LastCard,
     MatchWon,
+    MugginsCalled,
     Played,
     PlayEnded,
     PointsGiven,
@@ -295,6 +302,8 @@ class Narrator:
         self.dealer: int | None = None
         """The dealer of the deal being narrated, once a deal is told."""
         self._laid = 0
+        self._shown: dict[tuple[int, bool], HandShown] = {}
+        """This show's hands and cribs, by (seat, crib): what a muggins call refers back to."""
 
     # ----------------------------------------------------------------- names
     def seat_name(self, seat: int, capital: bool = False) -> str:
@@ -330,6 +339,10 @@ class Narrator:
             self._laid = 0
         elif isinstance(event, Played):
             self._laid += 1
+        elif isinstance(event, PlayEnded):
+            self._shown = {}
+        elif isinstance(event, HandShown):
+            self._shown[(event.seat, event.crib)] = event
         if event.scorer is not None and event.points:
             self.scores[self.rules.side_of(event.scorer)] += event.points
 
@@ -381,11 +394,15 @@ class Narrator:
                 return ["The play is over. The cards still held are not played, but they count in the show."]
             return ["The play is over."]
         if isinstance(event, CountRequested):
+            if event.seat != self.seat and self.rules.muggins and not self._full:
+                return []  # a computer counting aloud: its count follows at once
             return [self._count_requested(event)]
         if isinstance(event, HandShown):
             return [self._hand_shown(event)]
         if isinstance(event, PointsGiven):
             return [self._points_given(event)]
+        if isinstance(event, MugginsCalled):
+            return [self._muggins(event)]
         if isinstance(event, GameWon):
             return [self._game_won(event)]
         if isinstance(event, MatchWon):
@@ -472,27 +489,59 @@ class Narrator:
 
     def _hand_shown(self, event: HandShown) -> str:
         s = self.seats
-        whose = f"{s.possessive(event.seat, True)} {'crib' if event.crib else 'hand'}"
+        noun = "crib" if event.crib else "hand"
+        whose = f"{s.possessive(event.seat, True)} {noun}"
         total = event.score.total
-        parts: list[str] = []
+        show_cards = self._full or event.crib or event.seat != self.seat
+        cards = f"{whose}: {card_names(sorted(event.cards))}" + (
+            f", with the starter, the {event.starter.name}" if self._full else "") + "."
+        if event.claimed is not None and self.rules.muggins and event.seat != self.seat and not event.timed_out:
+            # A computer counting aloud at a muggins table: its count is heard, the truth only if called.
+            said = f"{s.seat(event.seat, True)} counts {number_words(event.claimed)}."
+            return f"{whose}, {number_words(event.claimed)} by {s.possessive(event.seat)} count." if self._brief \
+                else f"{cards} {said}"
+        if event.claimed is None and not event.timed_out:
+            if self._brief:
+                return f"{whose}, {number_words(total) if total else 'nothing'}."
+            if show_cards:
+                return f"{cards} {_capital(count_aloud(event.score))}." if total else f"{cards} Nineteen: nothing."
+            return f"{whose}: {count_aloud(event.score)}." if total else f"{whose} is nineteen: nothing."
+        # A manual count: what was said, then the true count in cribbage style.
+        parts = [cards] if show_cards and not self._brief else []
+        truth = f"The {noun} is {number_words(total)}" if total else f"The {noun} is nothing"
         if event.timed_out:
             parts.append(f"{s.possessive(event.seat, True)} time is up.")
-        elif event.claimed is not None:
-            right = ", which is right" if event.claimed == total else ""
-            parts.append(f"{s.seat(event.seat, True)} said {number_words(event.claimed)}{right}.")
-        if self._brief:
-            parts.append(f"{whose}, {number_words(total) if total else 'nothing'}.")
+        elif event.claimed == total:
+            right = f"{s.seat(event.seat, True)} said {number_words(total)}, which is right"
+            if not total:
+                parts.append(f"{right}: nothing.")
+            elif self._brief:
+                parts.append(f"{right}.")
+            else:
+                parts.append(f"{right}: {count_aloud(event.score)}.")
             return " ".join(parts)
-        show_cards = self._full or event.crib or event.seat != self.seat
-        if show_cards:
-            starter = f", with the starter, the {event.starter.name}" if self._full else ""
-            parts.append(f"{whose}: {card_names(sorted(event.cards))}{starter}.")
-            parts.append(f"{_capital(count_aloud(event.score))}." if total else "Nineteen: nothing.")
         else:
-            parts.append(f"{whose}: {count_aloud(event.score)}." if total else f"{whose} is nineteen: nothing.")
-        if event.timed_out or (event.claimed is not None and event.claimed != total):
+            assert event.claimed is not None
+            parts.append(f"{s.seat(event.seat, True)} said {number_words(event.claimed)}.")
+        if self._brief or not total:
+            parts.append(f"{truth}.")
+        else:
+            parts.append(f"{truth}: {count_aloud(event.score)}.")
+        if event.timed_out:
             parts.append(f"{s.does(event.seat, 'peg', True)} {number_words(event.pegged)}.")
         return " ".join(parts)
+
+    def _muggins(self, event: MugginsCalled) -> str:
+        s = self.seats
+        noun = "crib" if event.crib else "hand"
+        given = number_words(event.given)
+        take = f"Muggins! {s.does(event.seat, 'take', True)} {given} that {s.seat(event.offender)} missed"
+        shown = self._shown.get((event.offender, event.crib))
+        if self._brief or shown is None:
+            return f"{take}."
+        total = shown.score.total
+        return (f"{take}. {s.possessive(event.offender, True)} {noun} is {number_words(total)}: "
+                f"{count_aloud(shown.score)}.")
 
     def _points_given(self, event: PointsGiven) -> str:
         s = self.seats
@@ -504,6 +553,9 @@ class Narrator:
         if event.reason == "over-counted" and event.offender != event.seat:
             offender = s.seat(event.offender, True)
             return f"{offender} over-counted by {given}; {pegs} {them}."
+        if event.reason == "wrong muggins":
+            return (f"{s.seat(event.offender, True)} called muggins, but every count was right; "
+                    f"{pegs} {given}.")
         if event.reason == "timer" and event.offender != event.seat:
             return f"{_capital(pegs)} {given}, half the count, because {s.possessive(event.offender)} time ran out."
         return f"{_capital(pegs)} {given}."

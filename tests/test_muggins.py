@@ -18,6 +18,7 @@ from audiocrib.game import Game, Phase
 from audiocrib.player import drive
 from audiocrib.rules import Rules
 from audiocrib.scoring import score_hand
+from audiocrib.words import count_aloud, number_words
 from tests.helpers import random_action, stacked, start_play
 
 HANDS = ["7H 8H 8C 2D QS KS", "AC 3C 9D TD 4S 6S"]
@@ -178,3 +179,35 @@ def test_bots_with_counting_mistakes_play_whole_muggins_games() -> None:
         assert all(e.claimed is not None for e in shown)  # every seat counted aloud
         assert any(e.claimed < e.score.total for e in shown if e.claimed is not None)
         assert Game.loads(game.dumps()).state_key() == game.state_key()
+
+
+def narrate(game: Game, verbosity: str = "normal") -> list[str]:
+    from audiocrib.narrator import Narrator, Verbosity
+
+    return Narrator(("You", "Bob"), game.rules, 0, Verbosity(verbosity)).tell_all(game.view(0).events)
+
+
+def test_the_computers_count_is_heard_and_the_truth_only_when_muggins_is_called() -> None:
+    game = to_the_show(Rules(muggins=True))
+    game = Game.from_events(game.events, game.rules, ("You", "Bob"), game.seed, [0])
+    request = asked(game)
+    true = true_count(request)
+    game.apply(ClaimCount(1, true - 2))
+    lines = narrate(game)
+    cards = " and ".join(c.name for c in sorted(request.cards)).replace(" and ", ", ", len(request.cards) - 2)
+    assert lines[-1] == f"Bob's hand: {cards}. Bob counts {number_words(true - 2)}."
+    assert narrate(game, "brief")[-1] == f"Bob's hand, {number_words(true - 2)} by Bob's count."
+    game.apply(ClaimCount(1, true_count(asked(game))))
+    game.apply(CallMuggins(0))
+    shown = next(e for e in game.events if isinstance(e, HandShown) and e.seat == 1 and not e.crib)
+    assert narrate(game)[-1] == (f"Muggins! You take two that Bob missed. Bob's hand is {number_words(true)}: "
+                                 f"{count_aloud(shown.score)}.")
+    assert narrate(game, "brief")[-1] == "Muggins! You take two that Bob missed."
+
+
+def test_a_wrong_call_that_costs_points_is_explained() -> None:
+    game = to_the_show(Rules(muggins=True, wrong_muggins=2))
+    game = Game.from_events(game.events, game.rules, ("You", "Bob"), game.seed, [0])
+    game.apply(ClaimCount(1, true_count(asked(game))))
+    game.apply(CallMuggins(0))
+    assert narrate(game)[-1] == "You called muggins, but every count was right; Bob pegs two."

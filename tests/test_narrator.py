@@ -373,17 +373,21 @@ class TestManualCounting:
         game.apply(ClaimCount(0, 8))
         lines = self._new_lines(game, 0, before)
         assert lines[:2] == [
-            f"You said eight. Your hand: {self.COUNT}. You peg eight.",
+            f"You said eight. The hand is ten: {self.COUNT}.",
             "You missed two; Bob pegs them.",
         ]
+        # The issue's own example, word for word (hand 7H 8H 8C 2D, starter 5S):
+        assert " ".join(lines[:2]) == (
+            "You said eight. The hand is ten: fifteen two, fifteen four, fifteen six, fifteen eight, and a pair is "
+            "ten. You missed two; Bob pegs them.")
         theirs = self._new_lines(game, 1, before)
         assert theirs[:2] == [
-            "Ann said eight. Ann's hand: two of diamonds, seven of hearts, eight of clubs and eight of hearts. "
-            f"{self.COUNT[0].upper()}{self.COUNT[1:]}. Ann pegs eight.",
+            "Ann's hand: two of diamonds, seven of hearts, eight of clubs and eight of hearts. Ann said eight. "
+            f"The hand is ten: {self.COUNT}.",
             "Ann missed two; you peg them.",
         ]
         assert self._new_lines(game, 0, before, Verbosity.BRIEF)[:2] == [
-            "You said eight. Your hand, ten.", "You missed two; Bob pegs them."]
+            "You said eight. The hand is ten.", "You missed two; Bob pegs them."]
 
     def test_one_point_missed_is_it(self) -> None:
         game = self._to_count(Rules(manual_counting=True))
@@ -396,7 +400,7 @@ class TestManualCounting:
         before = len(game.events)
         game.apply(ClaimCount(0, 13))
         assert self._new_lines(game, 0, before)[:2] == [
-            f"You said thirteen. Your hand: {self.COUNT}. You peg ten.",
+            f"You said thirteen. The hand is ten: {self.COUNT}.",
             "You over-counted by three; Bob pegs them.",
         ]
         full = self._new_lines(game, 1, before, Verbosity.FULL)
@@ -408,7 +412,7 @@ class TestManualCounting:
         before = len(game.events)
         game.apply(ClaimCount(0, 13))
         lines = self._new_lines(game, 0, before)
-        assert lines[0] == f"You said thirteen. Your hand: {self.COUNT}. You peg ten."
+        assert lines[0] == f"You said thirteen. The hand is ten: {self.COUNT}."
         assert not any("over-counted" in line for line in lines)
 
     def test_right_count(self) -> None:
@@ -416,7 +420,7 @@ class TestManualCounting:
         before = len(game.events)
         game.apply(ClaimCount(0, 10))
         lines = self._new_lines(game, 0, before)
-        assert lines[0] == f"You said ten, which is right. Your hand: {self.COUNT}."
+        assert lines[0] == f"You said ten, which is right: {self.COUNT}."
         assert not any("missed" in line or "over-counted" in line for line in lines)
 
     def test_timer(self) -> None:
@@ -425,7 +429,7 @@ class TestManualCounting:
         before = len(game.events)
         game.apply(CountTimeout(0))
         assert self._new_lines(game, 0, before)[:2] == [
-            f"Your time is up. Your hand: {self.COUNT}. You peg five.",
+            f"Your time is up. The hand is ten: {self.COUNT}. You peg five.",
             "Bob pegs five, half the count, because your time ran out.",
         ]
         assert self._new_lines(game, 1, before)[1] == "You peg five, half the count, because Ann's time ran out."
