@@ -750,14 +750,17 @@ class Game:
         game._advance()
         return game
 
-    def at(self, n: int) -> Game:
-        """The game as it stood after its first ``n`` events, for looking back at a moment already passed.
+    def at(self, n: int, also: Iterable[int] = ()) -> Game:
+        """The game as it stood after its first ``n`` events, for looking back at a moment already passed;
+        then the events at the indexes ``also`` (later ones a player heard first, such as a muggins call made while
+        looking back at a show).
 
         >>> game = Game(seed=7)
         >>> game.at(2).events == game.events[:2]
         True
         """
-        return Game(self.rules, self.names, self.seed, self.manual_seats, self.auto_go, _events=self._log[:n])
+        events = [*self._log[:n], *(self._log[i] for i in sorted(also))]
+        return Game(self.rules, self.names, self.seed, self.manual_seats, self.auto_go, _events=events)
 
     def replayed(self) -> Game:
         """A new game built by replaying this game's log from the start."""

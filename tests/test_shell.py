@@ -18,6 +18,7 @@ from audiocrib.rules import Variant
 from audiocrib.shell.session import SEAT, WELCOME
 from audiocrib.shell.settings import Settings
 from audiocrib.shell.tablesetup import TableSetup
+from audiocrib.words import count_aloud
 from tests.shell_driver import (
     FakeClock,
     Table,
@@ -75,7 +76,7 @@ def test_the_first_words_are_the_main_menu_and_the_screen_shows_every_line() -> 
 def test_table_setup_changes_settings_and_keeps_the_table_playable() -> None:
     async def script(table: Table) -> None:
         await table.press("down", "enter")
-        assert table.said[-1] == "Table setup: Players: 2. 1 of 9."
+        assert table.said[-1] == "Table setup: Players: 2. 1 of 10."
         assert await table.answer("right") == "Players: 3."
         await table.press("right")
         assert table.session.setup.players == 4
@@ -599,3 +600,51 @@ def test_the_counting_clock_stops_while_the_game_menu_is_open() -> None:
 
     setup = TableSetup(manual_counting=True, count_timer=30, levels=("beginner",))
     run(script, setup=setup, clock=clock, seed=5)
+
+
+def test_muggins_right_and_wrong_from_the_pause_after_the_show() -> None:
+    from audiocrib.events import MugginsCalled, PlayEnded
+
+    done = {"right": False, "wrong": False}
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        for _ in range(30):
+            await reach(table, "review")
+            game = table.session.game
+            assert game is not None
+            start = max(i for i, e in enumerate(game.events) if isinstance(e, PlayEnded))
+            short = [e for e in game.events[start:] if isinstance(e, HandShown) and e.seat != SEAT
+                     and e.claimed is not None and e.claimed < e.score.total]
+            heard = [line for line in table.said if line.startswith("Bob's ")]
+            assert heard and all(" Bob counts " in line or "by Bob's count" in line for line in heard[-2:])
+            before = game.scores
+            if short and not done["right"]:
+                missed = sum(e.score.total - e.pegged for e in short)
+                said = await table.press("m")
+                first = short[0]
+                missed_words = _words(first.score.total - first.pegged)
+                assert said[0].startswith(f"Muggins! You take {missed_words} that Bob missed. Bob's ")
+                assert said[0].endswith(f"{count_aloud(first.score)}.")  # the true count, heard at last
+                assert game.scores[0] == before[0] + missed
+                view = table.session.view()
+                assert view.scores[0] == before[0] + missed  # the pause looks back with the call in it
+                assert await table.answer("s") == answers.scores(view)
+                told = len(table.said)
+                await table.press("enter")
+                assert not any(line.startswith("Muggins!") for line in table.said[told:])  # not told twice
+                assert sum(isinstance(e, MugginsCalled) for e in game.events) >= 1
+                done["right"] = True
+            elif not short and not done["wrong"]:
+                state = game.state_key()
+                assert await table.answer("m") == "Every count was right: there is nothing to call muggins on."
+                assert game.state_key() == state
+                await table.press("enter")
+                done["wrong"] = True
+            else:
+                await table.press("enter")
+            if all(done.values()) or game.over:
+                return
+
+    run(script, setup=TableSetup(muggins=True, levels=("beginner",)), seed=8)
+    assert all(done.values()), done

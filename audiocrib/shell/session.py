@@ -36,16 +36,16 @@ from enum import StrEnum
 from pathlib import Path
 
 from audiocrib import answers
-from audiocrib.actions import Action, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
 from audiocrib.cards import Card
 from audiocrib.errors import AudiocribError, IllegalActionError
-from audiocrib.events import CutForDeal, Dealt, Event, GameStarted, MatchWon, ThreeForLast
+from audiocrib.events import CutForDeal, Dealt, Event, GameStarted, GameWon, MatchWon, ThreeForLast
 from audiocrib.game import Game, Phase
 from audiocrib.narrator import Narrator
 from audiocrib.player import Player, load_player
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.settings import SETTING_NAMES, Settings
-from audiocrib.shell.tablesetup import TableSetup
+from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
 from audiocrib.views import PlayerView
 
 __all__ = ["SEAT", "Binding", "Mode", "Session"]
@@ -107,6 +107,7 @@ _TABLE = (
     Binding(("h",), "Your hand.", "_key_hand"),
     Binding(("n",), "How many cards each player holds.", "_key_held"),
     Binding(("l",), "The last play explained.", "_key_last"),
+    Binding(("m",), "Call muggins on a short count, before the next deal.", "_call_muggins"),
     Binding(("left",), "The previous card in your hand.", "_card_left"),
     Binding(("right",), "The next card in your hand.", "_card_right"),
     Binding(("escape",), "The game menu: resume, settings, save and quit.", "_open_game_menu"),
@@ -178,6 +179,8 @@ class Session:
         self.narrator: Narrator | None = None
         self.told = 0
         """How many of the game's events have been narrated."""
+        self.early: set[int] = set()
+        """Events told ahead of their place in the log (during a pause), not to be told again."""
         self.passed = -1
         """The pause point the player has gone on from (so it does not stop the narration twice)."""
         self.holding = False
@@ -438,13 +441,15 @@ class Session:
 
     def _begin(self, game: Game, levels: tuple[str, ...], told: int) -> None:
         self.game = game
-        self.players = [None, *(load_player(level, seed=game.seed * 8 + seat)
+        mistakes = COUNT_MISTAKES if game.rules.muggins else 0.0
+        self.players = [None, *(load_player(level, seed=game.seed * 8 + seat, count_mistakes=mistakes)
                                 for seat, level in enumerate(levels, start=1))]
         self.levels = levels
         self.narrator = Narrator(game.names, game.rules, SEAT, self.settings.verbosity)
         if told:
             self.narrator.tell_all(game.view(SEAT).events[:told])  # the narrator's memory, unspoken
         self.told = told
+        self.early = set()
         self.passed = -1
         self.holding = False
         self.mode = Mode.GAME
@@ -529,18 +534,19 @@ class Session:
         return self.game.view(SEAT)
 
     def _settle(self) -> None:
-        """After any change: the bots lay away at once, then the news is narrated."""
+        """After any change: narrate the news (stopping at a pause), the bots laying away as a deal begins."""
+        self._catch_up()
+
+    def _bots_lay_away(self) -> bool:
+        """The computer players lay away at once (not paced: everyone lays away together); True if any did."""
         assert self.game is not None
         game = self.game
-        while game.phase is Phase.DISCARD and not self.holding:
-            bots = sorted(s for s in game.waiting_for() if s != SEAT)
-            if not bots:
-                break
-            for seat in bots:
-                player = self.players[seat]
-                assert player is not None
-                game.apply(Discard(seat, tuple(player.discard(game.view(seat)))))
-        self._catch_up()
+        bots = sorted(s for s in game.waiting_for() if s != SEAT) if game.phase is Phase.DISCARD else []
+        for seat in bots:
+            player = self.players[seat]
+            assert player is not None
+            game.apply(Discard(seat, tuple(player.discard(game.view(seat)))))
+        return bool(bots)
 
     def _pauses_before(self, index: int, events: tuple[Event, ...]) -> bool:
         event = events[index]
@@ -553,10 +559,25 @@ class Session:
         return False
 
     def _catch_up(self) -> None:
+        """Narrate the events not yet told, up to the next pause; once all are told and a deal waits for laying
+        away, the bots lay away (only now: a muggins call stays open through the pause) and that is told too."""
+        assert self.game is not None and self.narrator is not None
+        was_holding = self.holding
+        self._tell_until_pause(was_holding)
+        while not self.holding and self._bots_lay_away():
+            self._tell_until_pause(was_holding)
+        if self.holding:
+            return
+        self.snapshot = None
+        self._ask()
+
+    def _tell_until_pause(self, was_holding: bool) -> None:
         assert self.game is not None and self.narrator is not None
         events = self.game.view(SEAT).events
-        was_holding = self.holding
         while self.told < len(events):
+            if self.told in self.early:  # heard already, during a pause
+                self.told += 1
+                continue
             if self._pauses_before(self.told, events):
                 self.holding = True
                 if not was_holding:
@@ -570,8 +591,6 @@ class Session:
             if isinstance(events[self.told - 1], MatchWon):
                 self.say("Press Enter for the main menu.")
         self.holding = False
-        self.snapshot = None
-        self._ask()
 
     def _ask(self) -> None:
         """When the game waits for the human, say so (and start the counting clock)."""
@@ -645,6 +664,7 @@ class Session:
 
     def _act(self, action: Action) -> bool:
         assert self.game is not None
+        before = len(self.game.events)
         try:
             self.game.apply(action)
         except IllegalActionError as error:
@@ -652,8 +672,25 @@ class Session:
             return False
         self.marked = []
         self.cursor = 0
+        if self.holding:
+            self._tell_early(before)
         self._settle()
         return True
+
+    def _tell_early(self, start: int) -> None:
+        """During a pause, tell at once the events an action just made (a muggins call), ahead of the next deal
+        already dealt, and look back at the show with them in it. A deal voided by a game won now is never told."""
+        assert self.game is not None and self.narrator is not None
+        events = self.game.view(SEAT).events
+        new = range(start, len(events))
+        for index in new:
+            for line in self.narrator.tell(events[index]):
+                self.say(line)
+            self.early.add(index)
+        if any(isinstance(events[i], GameWon) for i in new):
+            self.early.update(range(self.told, start))  # the next deal of a game now over: never told
+            return
+        self.snapshot = self.game.at(self.told, {i for i in self.early if i >= self.told}).view(SEAT)
 
     # ------------------------------------------------------------ the game: keys
     def _hand(self) -> list[Card]:
@@ -792,6 +829,9 @@ class Session:
 
     def _key_last(self, key: str) -> None:
         self.say(answers.last_play(self.view()))
+
+    def _call_muggins(self, key: str) -> None:
+        self._act(CallMuggins(SEAT))
 
 
 _MOMENT_WORDS = {

@@ -25,11 +25,13 @@ from typing import TypeVar
 from audiocrib.errors import RulesError
 from audiocrib.rules import Rules, Variant
 
-__all__ = ["BOT_NAMES", "LEVEL_NAMES", "SETTINGS", "TARGETS", "TableSetup"]
+__all__ = ["BOT_NAMES", "COUNT_MISTAKES", "LEVEL_NAMES", "SETTINGS", "TARGETS", "TableSetup"]
 
 BOT_NAMES = ("Bob", "Carol", "Dave", "Erin", "Frank")
 """The computer players' names, clockwise from the human."""
 LEVEL_NAMES = ("beginner", "easy", "medium", "expert")
+COUNT_MISTAKES = 0.25
+"""How often a computer player overlooks something in its count at a muggins table."""
 """The computer players' strengths, weakest first."""
 TARGETS = (61, 91, 121, 151, 181, 211, 241)
 """The targets offered in the menu (0 stands for the variant's usual one)."""
@@ -38,7 +40,8 @@ TIMERS = (None, 15, 30, 45, 60, 90)
 T = TypeVar("T")
 VARIANTS = (Variant.FIVE_CARD, Variant.SIX_CARD, Variant.SEVEN_CARD)
 
-SETTINGS = ("players", "teams", "variant", "target", "match_games", "skunks", "manual_counting", "count_timer")
+SETTINGS = ("players", "teams", "variant", "target", "match_games", "skunks", "manual_counting", "count_timer",
+            "muggins", "wrong_muggins")
 """The table settings the menu steps through, in menu order (the opponents' levels follow)."""
 
 
@@ -56,6 +59,10 @@ class TableSetup:
     skunks: bool = True
     manual_counting: bool = False
     count_timer: int | None = None
+    muggins: bool = False
+    """The computer players count their own hands aloud and sometimes count short; ``m`` calls muggins."""
+    wrong_muggins: int = 0
+    """Points a wrong call of muggins gives away."""
     levels: tuple[str, ...] = ("expert",)
     """The computer players' levels, for seats 1, 2, ... in order."""
 
@@ -65,6 +72,7 @@ class TableSetup:
             players=self.players, variant=self.variant, team_size=self.teams, target=self.target,
             skunks=self.skunks, match_games=self.match_games, manual_counting=self.manual_counting,
             count_timer=self.count_timer if self.manual_counting else None,
+            muggins=self.muggins, wrong_muggins=self.wrong_muggins if self.muggins else 0,
         )
 
     def names(self) -> tuple[str, ...]:
@@ -88,6 +96,10 @@ class TableSetup:
             return "a single game" if self.match_games == 1 else f"first to {self.match_games} game points"
         if setting in ("skunks", "manual_counting"):
             return "on" if getattr(self, setting) else "off"
+        if setting == "muggins":
+            return "sometimes short, press m to call muggins" if self.muggins else "always right"
+        if setting == "wrong_muggins":
+            return {0: "nothing", 1: "1 point"}.get(self.wrong_muggins, f"{self.wrong_muggins} points")
         if setting == "count_timer":
             return "off" if self.count_timer is None else f"{self.count_timer} seconds"
         if setting.startswith("level "):
@@ -105,12 +117,14 @@ class TableSetup:
         return {
             "players": "Players", "teams": "Teams", "variant": "Cribbage", "target": "Game to",
             "match_games": "Match", "skunks": "Skunks", "manual_counting": "Count your own hands",
-            "count_timer": "Counting timer",
+            "count_timer": "Counting timer", "muggins": "Computer players' counts",
+            "wrong_muggins": "A wrong call of muggins costs",
         }[setting]
 
     def menu_settings(self) -> tuple[str, ...]:
         """The settings shown in the menu now: the table's, then one level per computer player."""
-        shown = [s for s in SETTINGS if s != "count_timer" or self.manual_counting]
+        hidden = {"count_timer": not self.manual_counting, "wrong_muggins": not self.muggins}
+        shown = [s for s in SETTINGS if not hidden.get(s, False)]
         return (*shown, *(f"level {seat}" for seat in range(1, self.players)))
 
     def step(self, setting: str, direction: int) -> tuple[TableSetup, str]:
@@ -138,8 +152,10 @@ class TableSetup:
             return self._fixed(target=_cycle(TARGETS, self.real_target, direction))
         if setting == "match_games":
             return self._fixed(match_games=_cycle(MATCHES, self.match_games, direction))
-        if setting in ("skunks", "manual_counting"):
+        if setting in ("skunks", "manual_counting", "muggins"):
             return self._fixed(**{setting: not getattr(self, setting)})
+        if setting == "wrong_muggins":
+            return self._fixed(wrong_muggins=_cycle((0, 1, 2), self.wrong_muggins, direction))
         if setting == "count_timer":
             return self._fixed(count_timer=_cycle(TIMERS, self.count_timer, direction))
         raise KeyError(setting)
@@ -181,7 +197,8 @@ class TableSetup:
         if self.manual_counting:
             timer = " You count your own hands" + (
                 f", with {self.count_timer} seconds each." if self.count_timer else ".")
-        return f"{self.rules().describe()}.{timer} {tail}"
+        muggins = " Computer players sometimes count short: press m to call muggins." if self.muggins else ""
+        return f"{self.rules().describe()}.{timer} {tail}{muggins}"
 
 
 def _cycle(choices: Sequence[T], current: T, direction: int) -> T:
