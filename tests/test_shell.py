@@ -133,8 +133,10 @@ def test_settings_change_verbosity_pace_and_the_voice() -> None:
         TableSetup(players=6, teams=3, target=61, levels=("beginner",) * 5),
         TableSetup(variant=Variant.SEVEN_CARD, target=61, manual_counting=True, levels=("beginner",)),
         TableSetup(target=61, match_games=2, levels=("beginner",)),
+        TableSetup(players=4, teams=2, target=61, muggins=True, manual_counting=True, levels=("medium",) * 3),
     ],
-    ids=["six-card", "five-card teams", "three players", "six in teams of three", "seven-card counting", "match"],
+    ids=["six-card", "five-card teams", "three players", "six in teams of three", "seven-card counting", "match",
+         "muggins teams"],
 )
 def test_a_whole_match_from_the_menu_to_the_winner_by_key_presses(setup: TableSetup) -> None:
     async def script(table: Table) -> None:
