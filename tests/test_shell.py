@@ -61,12 +61,12 @@ async def reach(table: Table, moment: str, limit: int = 400) -> None:
 # ------------------------------------------------------------------ menus
 def test_the_first_words_are_the_main_menu_and_the_screen_shows_every_line() -> None:
     async def script(table: Table) -> None:
-        assert table.said[:2] == [WELCOME, "Main menu: New game. 1 of 5."]
-        assert (await table.answer("down")).startswith("Table setup: six-card cribbage, 2 players, to 121. 2 of 5")
-        assert await table.answer("up") == "New game. 1 of 5."
-        assert await table.answer("up") == "Quit. 5 of 5."
-        assert await table.answer("home") == "New game. 1 of 5."
-        assert await table.answer("end") == "Quit. 5 of 5."
+        assert table.said[:2] == [WELCOME, "Main menu: New game. 1 of 6."]
+        assert (await table.answer("down")).startswith("Table setup: six-card cribbage, 2 players, to 121. 2 of 6")
+        assert await table.answer("up") == "New game. 1 of 6."
+        assert await table.answer("up") == "Quit. 6 of 6."
+        assert await table.answer("home") == "New game. 1 of 6."
+        assert await table.answer("end") == "Quit. 6 of 6."
 
     table = run(script)
     assert table.screen.getvalue().splitlines() == table.said[: len(table.screen.getvalue().splitlines())]
@@ -110,14 +110,14 @@ def test_the_setup_chooses_every_opponent_level_and_starts_the_game() -> None:
 
 def test_settings_change_verbosity_pace_and_the_voice() -> None:
     async def script(table: Table) -> None:
-        await table.press("down", "down", "enter")
+        await table.press("down", "down", "down", "enter")
         assert table.said[-1] == "Settings: Verbosity: normal. 1 of 7."
         assert await table.answer("right") == "Verbosity: full."
         assert await table.answer("space") == "Verbosity: full."  # the last choice stays
         await table.press("down", "left")
         assert table.session.settings.pace == 1.0
         await table.press("escape")
-        assert table.said[-1] == "Main menu: New game. 1 of 5."
+        assert table.said[-1] == "Main menu: New game. 1 of 6."
 
     table = run(script, settings=Settings(pace=1.5))
     assert table.session.settings.verbosity.value == "full"
@@ -169,7 +169,7 @@ def test_enter_after_the_match_goes_back_to_the_main_menu() -> None:
     async def script(table: Table) -> None:
         await table.press("enter")
         await play_to_the_end(table)
-        assert await table.answer("enter") == "Main menu: New game. 1 of 5."
+        assert await table.answer("enter") == "Main menu: New game. 1 of 6."
         assert table.session.game is None
 
     run(script, setup=TableSetup(variant=Variant.FIVE_CARD, levels=("beginner",)))
@@ -458,7 +458,7 @@ def test_save_and_quit_then_resume_gives_the_same_game(tmp_path: Path) -> None:
 
     async def second(table: Table) -> None:
         assert table.said[1] == "A saved game is waiting: choose Resume the saved game."
-        assert table.said[2] == "Main menu: Resume the saved game. 1 of 6."
+        assert table.said[2] == "Main menu: Resume the saved game. 1 of 7."
         said = await table.press("enter")
         assert said[0] == "Resuming the saved game."
         game = table.session.game
@@ -489,7 +489,10 @@ def test_docs_keys_lists_every_binding_in_the_words_of_the_spoken_help() -> None
     from audiocrib.shell import session
 
     text = (Path(__file__).parent.parent / "docs" / "keys.md").read_text()
-    groups = [session._MENU, session._MENU_VALUES, session._TABLE, session._HISTORY, *session._MOMENT_KEYS.values()]
+    from audiocrib.shell.drills import DRILL_KEYS
+
+    groups = [session._MENU, session._MENU_VALUES, session._TABLE, session._HISTORY, *session._MOMENT_KEYS.values(),
+              *DRILL_KEYS.values()]
     for group in groups:
         for binding in group:
             row = f"| {session.key_words(binding.keys)} | {binding.description} |"
@@ -575,8 +578,8 @@ def test_voice_rate_and_volume_settings_reach_the_speech_chain() -> None:
     assert (voice.rates, voice.volumes) == ([250], [0.6])  # handed over when the voice started
     assert voice.said[0] == "Speech through the screen reader stopped working; using the built-in voice instead."
     assert session.announcer.history.messages[0] == voice.said[0]
-    session.press("down")
-    session.press("down")
+    for _ in range(3):
+        session.press("down")
     session.press("enter")  # settings
     for _ in range(4):
         session.press("down")

@@ -16,7 +16,7 @@ answer from the game as it stood at that moment.
 >>> session = Session(Announcer(speaker, io.StringIO()), seed=5)
 >>> session.start()
 >>> speaker.said[-1]
-'Main menu: New game. 1 of 5.'
+'Main menu: New game. 1 of 6.'
 >>> session.press("enter")
 >>> session.moment
 'discard'
@@ -44,6 +44,7 @@ from audiocrib.game import Game, Phase
 from audiocrib.narrator import Narrator
 from audiocrib.player import Player, load_player
 from audiocrib.shell.announcer import Announcer
+from audiocrib.shell.drills import DRILL_KEYS, PRACTICE_ITEMS, Drills
 from audiocrib.shell.settings import SETTING_NAMES, Settings
 from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
 from audiocrib.views import PlayerView
@@ -64,6 +65,8 @@ class Mode(StrEnum):
     SETTINGS = "settings"
     GAME_MENU = "game menu"
     GAME = "game"
+    PRACTICE = "practice menu"
+    DRILL = "drill"
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +141,7 @@ _KEY_WORDS = {
     "up": "up arrow", "down": "down arrow", "home": "Home", "end": "End", "backspace": "Backspace",
     "c-c": "Control C",
 }
-MAIN_ITEMS = ("new game", "table setup", "settings", "keys", "quit")
+MAIN_ITEMS = ("new game", "table setup", "practice", "settings", "keys", "quit")
 GAME_MENU_ITEMS = ("resume", "settings", "save and quit", "quit without saving")
 
 
@@ -198,6 +201,8 @@ class Session:
         self.finished = False
         """True once the player has quit."""
         self.keys_pressed = 0
+        record = save_path.with_name("practice.json") if save_path is not None else None
+        self.drills = Drills(self.say, clock, record, seed)
 
     # ------------------------------------------------------------ saying
     def say(self, text: str) -> None:
@@ -219,6 +224,8 @@ class Session:
     def moment(self) -> str:
         """The key map in force: a menu's name, or in the game "discard", "play", "count", "review",
         "waiting" or "over"."""
+        if self.mode is Mode.DRILL:
+            return self.drills.moment
         if self.mode is not Mode.GAME:
             return self.mode.value
         assert self.game is not None
@@ -236,7 +243,10 @@ class Session:
         moment = self.moment
         if self.mode is Mode.GAME:
             return (*_MOMENT_KEYS[moment], *_TABLE, *_HISTORY)
-        values = _MENU_VALUES if self.mode in (Mode.SETUP, Mode.SETTINGS) else ()
+        if self.mode is Mode.DRILL:
+            own = tuple(Binding(b.keys, b.description, "drills." + b.method) for b in DRILL_KEYS[moment])
+            return (*own, *_HISTORY)
+        values = _MENU_VALUES if self.mode in (Mode.SETUP, Mode.SETTINGS, Mode.PRACTICE) else ()
         back = Binding(("escape",), self._escape_text(), "_menu_escape")
         return (*values, *_MENU, back, *_HISTORY)
 
@@ -248,7 +258,13 @@ class Session:
             self.announcer.silence()
         for binding in self.bindings():
             if key in binding.keys:
-                getattr(self, binding.method)(key)
+                if binding.method.startswith("drills."):
+                    getattr(self.drills, binding.method.removeprefix("drills."))(key)
+                    if self.drills.finished:
+                        self.drills.finished = False
+                        self._enter_menu(Mode.PRACTICE, "Practice: ")
+                else:
+                    getattr(self, binding.method)(key)
                 return
         self.say(f"The {_KEY_WORDS.get(key, key)} key does nothing now. Press F1 for help.")
 
@@ -256,14 +272,17 @@ class Session:
     def _help(self, key: str) -> None:
         """F1: what to do now and the keys for this moment."""
         own = _MOMENT_KEYS.get(self.moment, ()) if self.mode is Mode.GAME else ()
-        if self.mode is Mode.GAME:
+        if self.mode is Mode.DRILL:
+            lines = [f"{key_words(b.keys)}: {b.description}" for b in DRILL_KEYS[self.moment]]
+        elif self.mode is Mode.GAME:
             lines = [self._prompt_text()]
             lines += [f"{key_words(b.keys)}: {b.description}" for b in own]
             lines.append("c b f v s t h n l answer questions, comma and period step through messages. "
                          "Question mark lists every key.")
         else:
             lines = [f"You are in the {self.mode.value}. Up and down arrows move, Enter chooses"
-                     + (", left and right change a setting" if self.mode in (Mode.SETUP, Mode.SETTINGS) else "")
+                     + (", left and right change a setting"
+                        if self.mode in (Mode.SETUP, Mode.SETTINGS, Mode.PRACTICE) else "")
                      + f", Escape {self._escape_text().lower().rstrip('.')}. Question mark lists every key."]
         for line in lines:
             self.say(line)
@@ -276,6 +295,8 @@ class Session:
             ("In the menus", (*_MENU_VALUES, *_MENU)),
             ("At the table, always", _TABLE),
             *((f"When you {_MOMENT_WORDS[m]}", b) for m, b in _MOMENT_KEYS.items()),
+            *((f"In practice, {_DRILL_WORDS[m]}", tuple(Binding(d.keys, d.description, d.method) for d in b))
+              for m, b in DRILL_KEYS.items()),
             ("Everywhere", _HISTORY),
         ]
         for title, bindings in groups:
@@ -289,7 +310,8 @@ class Session:
     def _escape_text(self) -> str:
         return {
             Mode.MAIN: "Quit.", Mode.SETUP: "Back to the main menu.", Mode.SETTINGS: "Back.",
-            Mode.GAME_MENU: "Back to the game.", Mode.GAME: "The game menu.",
+            Mode.GAME_MENU: "Back to the game.", Mode.GAME: "The game menu.", Mode.PRACTICE: "Back to the main menu.",
+            Mode.DRILL: "Stop the drills.",
         }[self.mode]
 
     # ------------------------------------------------------------ history
@@ -321,6 +343,8 @@ class Session:
             return (*self.setup.menu_settings(), "start the game")
         if self.mode is Mode.SETTINGS:
             return (*SETTING_NAMES, "back")
+        if self.mode is Mode.PRACTICE:
+            return PRACTICE_ITEMS
         return GAME_MENU_ITEMS
 
     def _item_text(self, item: str) -> str:
@@ -328,6 +352,8 @@ class Session:
             return f"{self.setup.label(item)}: {self.setup.value_text(item)}"
         if self.mode is Mode.SETTINGS and item != "back":
             return f"{self.settings.label(item)}: {self.settings.value_text(item)}"
+        if self.mode is Mode.PRACTICE:
+            return self.drills.item_text(item)
         if item == "table setup":
             return f"Table setup: {self.setup.rules().describe()}"
         return item[0].upper() + item[1:]
@@ -361,6 +387,12 @@ class Session:
 
     def _change(self, direction: int) -> None:
         item = self._items()[self.menu_index % len(self._items())]
+        if self.mode is Mode.PRACTICE:
+            if self.drills.change(item, direction):
+                self.say(f"{self._item_text(item)}.")
+            else:
+                self.say("This item has no setting to change; press Enter to choose it.")
+            return
         if item in ("start the game", "back"):
             self.say("This item has no setting to change; press Enter to choose it.")
             return
@@ -380,10 +412,14 @@ class Session:
         if self.mode in (Mode.SETUP, Mode.SETTINGS) and item not in ("start the game", "back"):
             self._change(1)
             return
+        if self.mode is Mode.PRACTICE:
+            self._practice_choose(item)
+            return
         choices: dict[str, Callable[[], None]] = {
             "new game": self._new_game, "start the game": self._new_game,
             "resume the saved game": self._resume_saved,
             "table setup": lambda: self._enter_menu(Mode.SETUP, "Table setup: "),
+            "practice": lambda: self._enter_menu(Mode.PRACTICE, "Practice: "),
             "settings": self._open_settings, "keys": lambda: self._every_key(key),
             "quit": lambda: self._quit_now(key), "back": self._leave_settings,
             "resume": self._resume, "save and quit": self._save_and_quit,
@@ -394,12 +430,27 @@ class Session:
     def _menu_escape(self, key: str) -> None:
         if self.mode is Mode.MAIN:
             self._quit_now(key)
-        elif self.mode is Mode.SETUP:
+        elif self.mode in (Mode.SETUP, Mode.PRACTICE):
             self._enter_menu(Mode.MAIN, "Main menu: ")
         elif self.mode is Mode.SETTINGS:
             self._leave_settings()
         else:
             self._resume()
+
+    def _practice_choose(self, item: str) -> None:
+        if self.drills.change(item, 1):
+            self.say(f"{self._item_text(item)}.")
+        elif item in ("start counting", "start discarding"):
+            self.mode = Mode.DRILL
+            self.drills.start("counting" if item == "start counting" else "discarding")
+        elif item == "figures":
+            for line in self.drills.figures():
+                self.say(line)
+        elif item == "review":
+            for line in self.drills.review():
+                self.say(line)
+        else:
+            self._enter_menu(Mode.MAIN, "Main menu: ")
 
     def _enter_menu(self, mode: Mode, prefix: str) -> None:
         self.mode = mode
@@ -650,6 +701,9 @@ class Session:
 
     def tick(self) -> None:
         """The counting timer: warnings at half time, ten and five seconds, and the timeout itself."""
+        if self.mode is Mode.DRILL:
+            self.drills.tick()
+            return
         if self.count_deadline is None or self.mode is not Mode.GAME or self.moment != "count":
             return
         now = self.clock()
@@ -834,6 +888,7 @@ class Session:
         self._act(CallMuggins(SEAT))
 
 
+_DRILL_WORDS = {"counting": "while you count", "discarding": "while you lay away", "answered": "after an answer"}
 _MOMENT_WORDS = {
     "discard": "lay away", "play": "play a card", "count": "count your hand", "review": "go over a show",
     "waiting": "wait for the computer players", "over": "have finished a match",

@@ -1,0 +1,220 @@
+"""Practice: counting drills and discard drills, with the figures a player wants to see improve.
+
+Pure: the drills come from a seeded `random.Random`, the answers are judged here, and `PracticeRecord` keeps the
+figures (and turns them into JSON to be kept between sessions by the shell).
+
+A count drill is a hand (3, 4 or 5 cards) or crib and a starter; the player says a total. When it is short, the
+points missed are put down to the scoring items that make up the difference, the easiest to overlook first
+(nobs, a flush, fifteens of three or more cards, runs, then the rest), so the record can say which combinations
+a player most often misses.
+
+>>> import random
+>>> drill = count_drill(random.Random(1), cards=4, crib=False)
+>>> len(drill.cards), drill.crib
+(4, False)
+>>> result = judge_count(drill, drill.score.total - 1 if drill.score.total else 0)
+>>> result.right == (drill.score.total == 0)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import partial
+from itertools import combinations
+from typing import Any
+
+from audiocrib.cards import DECK, Card
+from audiocrib.crib import crib_value
+from audiocrib.discards import DiscardOption, analyse
+from audiocrib.scoring import Score, ScoreItem, ScoreKind, score_hand
+
+__all__ = ["CountDrill", "CountResult", "DiscardDrill", "DiscardResult", "PracticeRecord", "count_drill",
+           "discard_drill", "judge_count", "judge_discard", "missed_items"]
+
+
+@dataclass(frozen=True, slots=True)
+class CountDrill:
+    """A hand (or crib) and a starter to count."""
+
+    cards: tuple[Card, ...]
+    starter: Card
+    crib: bool
+
+    @property
+    def score(self) -> Score:
+        """The true count."""
+        return score_hand(self.cards, self.starter, self.crib)
+
+
+@dataclass(frozen=True, slots=True)
+class CountResult:
+    """The judgement of one count: what was said (None: the time ran out), the truth, and what was missed."""
+
+    drill: CountDrill
+    claimed: int | None
+    missed: tuple[ScoreItem, ...]
+    """The items the shortfall is put down to (empty when right, over or unexplained)."""
+
+    @property
+    def right(self) -> bool:
+        """True when the claim is the true count."""
+        return self.claimed == self.drill.score.total
+
+
+def count_drill(rng: random.Random, cards: int = 4, crib: bool = False) -> CountDrill:
+    """A random hand of ``cards`` cards (3, 4 or 5) and a starter, as a hand or a crib."""
+    if cards not in (3, 4, 5):
+        raise ValueError("A count drill is a hand of three, four or five cards.")
+    dealt = rng.sample(DECK, cards + 1)
+    return CountDrill(tuple(sorted(dealt[:cards])), dealt[cards], crib)
+
+
+_OVERLOOKED_FIRST = {ScoreKind.NOBS: 0, ScoreKind.FLUSH: 1, ScoreKind.FIFTEEN: 2, ScoreKind.RUN: 4,
+                     ScoreKind.PAIR: 5, ScoreKind.PAIR_ROYAL: 6, ScoreKind.DOUBLE_PAIR_ROYAL: 7}
+
+
+def _how_easy_to_miss(item: ScoreItem) -> int:
+    if item.kind is ScoreKind.FIFTEEN and len(item.cards) == 2:
+        return 3  # a two-card fifteen is seldom missed; three or more cards are
+    return _OVERLOOKED_FIRST.get(item.kind, 8)
+
+
+def missed_items(score: Score, shortfall: int) -> tuple[ScoreItem, ...]:
+    """The scoring items that most plausibly make up ``shortfall`` missed points: the fewest items whose points
+    sum to it, the easiest to overlook first; () if no set of items sums to it.
+
+    >>> from audiocrib.cards import Card, parse_cards
+    >>> score = score_hand(parse_cards("5H 5D JS 6C"), Card.parse("4S"))
+    >>> [item.kind.value for item in missed_items(score, 1)]
+    ['nobs']
+    """
+    if shortfall <= 0:
+        return ()
+    items = sorted(score.items, key=_how_easy_to_miss)
+    for size in range(1, len(items) + 1):
+        for group in combinations(items, size):
+            if sum(item.points for item in group) == shortfall:
+                return group
+    return ()
+
+
+def judge_count(drill: CountDrill, claimed: int | None) -> CountResult:
+    """Judge a claim (None when the time ran out)."""
+    true = drill.score.total
+    short = true - claimed if claimed is not None else 0
+    return CountResult(drill, claimed, missed_items(drill.score, short))
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardDrill:
+    """Cards dealt and whose crib it is: lay away ``lay`` of them."""
+
+    cards: tuple[Card, ...]
+    dealer: bool
+    lay: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardResult:
+    """The player's discard against every option, best first."""
+
+    drill: DiscardDrill
+    chosen: DiscardOption
+    options: tuple[DiscardOption, ...]
+
+    @property
+    def rank(self) -> int:
+        """1 for the best choice (or one as good), 2 for the next, ..."""
+        return 1 + sum(1 for o in self.options if o.net > self.chosen.net + 1e-9)
+
+    @property
+    def loss(self) -> float:
+        """Expected points given up against the best choice."""
+        return self.options[0].net - self.chosen.net
+
+
+def discard_drill(rng: random.Random, cards: int = 6) -> DiscardDrill:
+    """A random two-player deal of ``cards`` (5, 6 or 7), as dealer or pone at random; lay away two."""
+    if cards not in (5, 6, 7):
+        raise ValueError("A discard drill deals five, six or seven cards.")
+    return DiscardDrill(tuple(sorted(rng.sample(DECK, cards))), rng.random() < 0.5, 2)
+
+
+def judge_discard(drill: DiscardDrill, laid: tuple[Card, ...]) -> DiscardResult:
+    """Judge laying ``laid`` away: the exact expected hand plus or minus the crib, against every choice."""
+    options = tuple(analyse(drill.cards, drill.lay, dealer=drill.dealer, crib_value=partial(crib_value)))
+    chosen = next(o for o in options if set(o.discard) == set(laid))
+    return DiscardResult(drill, chosen, options)
+
+
+@dataclass
+class PracticeRecord:
+    """Running figures for counting and discarding; `to_json` and `from_json` keep them between sessions."""
+
+    counts: int = 0
+    right: int = 0
+    seconds: float = 0.0
+    streak: int = 0
+    best_streak: int = 0
+    missed: Counter[str] = field(default_factory=Counter)
+    """Points-carrying items missed, by kind ("fifteen", "run", "nobs", ...)."""
+    discards: int = 0
+    best_discards: int = 0
+    points_lost: float = 0.0
+    mistakes: list[CountResult] = field(default_factory=list)
+    """This session's wrong counts, for review (not kept between sessions)."""
+
+    def add_count(self, result: CountResult, seconds: float, keep: bool = True) -> None:
+        """Record one count and how long it took (``keep``: a wrong one goes in `mistakes` for review)."""
+        self.counts += 1
+        self.seconds += seconds
+        if result.right:
+            self.right += 1
+            self.streak += 1
+            self.best_streak = max(self.best_streak, self.streak)
+        else:
+            self.streak = 0
+            if keep:
+                self.mistakes.append(result)
+            self.missed.update(_kind_name(item) for item in result.missed)
+
+    def add_discard(self, result: DiscardResult) -> None:
+        """Record one discard drill."""
+        self.discards += 1
+        self.best_discards += result.rank == 1
+        self.points_lost += result.loss
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures kept between sessions (not this session's mistakes)."""
+        return {"counts": self.counts, "right": self.right, "seconds": round(self.seconds, 3),
+                "streak": self.streak, "best_streak": self.best_streak, "missed": dict(self.missed),
+                "discards": self.discards, "best_discards": self.best_discards,
+                "points_lost": round(self.points_lost, 4)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PracticeRecord:
+        """The inverse of `to_json`; raises ValueError or TypeError on anything malformed."""
+        if not isinstance(data, dict):
+            raise TypeError("the practice record must be an object")
+        whole = {k: data.get(k, 0) for k in ("counts", "right", "streak", "best_streak", "discards",
+                                                "best_discards")}
+        if not all(type(v) is int and v >= 0 for v in whole.values()):
+            raise ValueError("counts must be whole numbers")
+        missed = data.get("missed", {})
+        if not isinstance(missed, dict) or not all(type(v) is int for v in missed.values()):
+            raise ValueError("missed must map kinds to counts")
+        return cls(counts=whole["counts"], right=whole["right"], seconds=float(data.get("seconds", 0.0)),
+                   streak=whole["streak"], best_streak=whole["best_streak"],
+                   missed=Counter({str(k): v for k, v in missed.items()}), discards=whole["discards"],
+                   best_discards=whole["best_discards"], points_lost=float(data.get("points_lost", 0.0)))
+
+
+def _kind_name(item: ScoreItem) -> str:
+    if item.kind is ScoreKind.FIFTEEN:
+        return "fifteens" if len(item.cards) == 2 else "fifteens of three or more cards"
+    return {ScoreKind.RUN: "runs", ScoreKind.FLUSH: "flushes", ScoreKind.NOBS: "nobs", ScoreKind.PAIR: "pairs",
+            ScoreKind.PAIR_ROYAL: "pairs royal", ScoreKind.DOUBLE_PAIR_ROYAL: "double pairs royal",
+            ScoreKind.THIRTY_ONE: "thirty-ones"}[item.kind]

@@ -1,0 +1,419 @@
+"""Practice in the shell: count drills and discard drills, the running figures, and the review of mistakes.
+
+The practice menu is one of the session's menus (its items come from here); a drill has key bindings of its own,
+in two moments: ``counting`` or ``discarding`` while a drill waits for an answer, and ``answered`` after it. The
+figures (`audiocrib.practice.PracticeRecord`) are kept in a file beside the saved game, so they grow from one
+session to the next; this session's mistakes can be gone over one by one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from audiocrib.cards import Card, spoken_list
+from audiocrib.practice import (
+    CountDrill,
+    DiscardDrill,
+    PracticeRecord,
+    count_drill,
+    discard_drill,
+    judge_count,
+    judge_discard,
+)
+from audiocrib.words import count_aloud, item_phrase, number_words
+
+__all__ = ["COUNT_KINDS", "DRILL_KEYS", "Drills"]
+
+COUNT_KINDS = ((4, False), (4, True), (3, False), (3, True), (5, False), (5, True))
+"""The count drills offered: (cards, crib)."""
+TIMERS = (None, 15, 30, 45, 60, 90)
+DEALS = (6, 5, 7)
+PRACTICE_ITEMS = ("count kind", "timer", "start counting", "deal size", "start discarding", "figures", "review",
+                  "back")
+
+
+@dataclass(frozen=True, slots=True)
+class DrillBinding:
+    """Keys, the spoken help, and the `Drills` method."""
+
+    keys: tuple[str, ...]
+    description: str
+    method: str
+
+
+_DIGITS = tuple("1234567890")
+DRILL_KEYS: dict[str, tuple[DrillBinding, ...]] = {
+    "counting": (
+        DrillBinding(_DIGITS, "Type your count.", "type_digit"),
+        DrillBinding(("backspace",), "Delete the last digit typed.", "delete_digit"),
+        DrillBinding(("enter",), "Give the count you typed.", "answer_count"),
+        DrillBinding(("h", "c"), "The cards to count again.", "say_drill"),
+        DrillBinding(("f",), "The starter.", "say_starter"),
+        DrillBinding(("t",), "The time left, with the timer on.", "say_time"),
+        DrillBinding(("escape",), "Stop, and hear this session's figures.", "stop"),
+    ),
+    "discarding": (
+        DrillBinding(tuple("1234567"), "Mark or unmark the card at that position.", "mark_at"),
+        DrillBinding(("space",), "Mark or unmark the card you are on.", "mark"),
+        DrillBinding(("left",), "The previous card.", "card_left"),
+        DrillBinding(("right",), "The next card.", "card_right"),
+        DrillBinding(("enter",), "Lay the marked cards away.", "answer_discard"),
+        DrillBinding(("h",), "The cards dealt, and whose crib it is.", "say_drill"),
+        DrillBinding(("b",), "Whose crib it is.", "say_crib"),
+        DrillBinding(("escape",), "Stop, and hear this session's figures.", "stop"),
+    ),
+    "answered": (
+        DrillBinding(("enter", "space"), "The next drill.", "next_drill"),
+        DrillBinding(("escape",), "Stop, and hear this session's figures.", "stop"),
+    ),
+}
+
+
+class Drills:
+    """The practice state: choices, the drill in hand, the figures (this session's and all-time)."""
+
+    def __init__(self, say: Callable[[str], None], clock: Callable[[], float], record_path: Path | None,
+                 seed: int | None = None) -> None:
+        self.say = say
+        self.clock = clock
+        self.record_path = record_path
+        self.rng = random.Random(seed)
+        self.count_kind = 0
+        self.timer: int | None = None
+        self.deal_size = 6
+        self.session = PracticeRecord()
+        self.all_time: PracticeRecord | None = None
+        self.moment = ""
+        self.drill: CountDrill | DiscardDrill | None = None
+        self.typed = ""
+        self.started = 0.0
+        self.deadline: float | None = None
+        self.warnings: list[float] = []
+        self.marked: list[Card] = []
+        self.cursor = 0
+        self.finished = False
+        """Set when the player leaves a drill: the session goes back to the practice menu."""
+
+    # ------------------------------------------------------------ the practice menu
+    def item_text(self, item: str) -> str:
+        """How a practice menu item is said."""
+        if item == "count kind":
+            cards, crib = COUNT_KINDS[self.count_kind]
+            return f"Count drills: a {'crib' if crib else 'hand'} of {number_words(cards)} cards"
+        if item == "timer":
+            return "Timer: " + ("off" if self.timer is None else f"{self.timer} seconds")
+        if item == "deal size":
+            return f"Discard drills: {number_words(self.deal_size)} cards dealt"
+        return {"start counting": "Start counting", "start discarding": "Start discarding",
+                "figures": "Your figures", "review": "Go over this session's mistakes", "back": "Back"}[item]
+
+    def change(self, item: str, direction: int) -> bool:
+        """Step a practice menu setting; False if ``item`` has none."""
+        if item == "count kind":
+            self.count_kind = (self.count_kind + direction) % len(COUNT_KINDS)
+        elif item == "timer":
+            self.timer = TIMERS[(TIMERS.index(self.timer) + direction) % len(TIMERS)]
+        elif item == "deal size":
+            self.deal_size = DEALS[(DEALS.index(self.deal_size) + direction) % len(DEALS)]
+        else:
+            return False
+        return True
+
+    # ------------------------------------------------------------ the record
+    def load(self) -> None:
+        """Read the all-time figures (once); a damaged file is set aside and the figures start afresh."""
+        if self.all_time is not None:
+            return
+        self.all_time = PracticeRecord()
+        if self.record_path is None or not self.record_path.exists():
+            return
+        try:
+            self.all_time = PracticeRecord.from_json(json.loads(self.record_path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError):
+            self.say("Your practice figures could not be read; they start afresh, and the old file is kept aside.")
+            try:
+                os.replace(self.record_path, self.record_path.with_suffix(".damaged"))
+            except OSError:
+                pass
+
+    def save(self) -> None:
+        """Write the all-time figures (write, then rename, so a crash never leaves half a file)."""
+        if self.record_path is None or self.all_time is None:
+            return
+        try:
+            self.record_path.parent.mkdir(parents=True, exist_ok=True)
+            partial = self.record_path.with_suffix(".partial")
+            partial.write_text(json.dumps(self.all_time.to_json()), encoding="utf-8")
+            os.replace(partial, self.record_path)
+        except OSError:
+            self.say("Your practice figures could not be saved.")
+
+    def figures(self) -> list[str]:
+        """This session's figures and the all-time ones, as announcements."""
+        self.load()
+        assert self.all_time is not None
+        lines = [f"This session: {_figures(self.session)}"]
+        if self.record_path is not None and (self.all_time.counts or self.all_time.discards):
+            lines.append(f"All your practice: {_figures(self.all_time)}")
+        return lines
+
+    def review(self) -> list[str]:
+        """This session's wrong counts, one announcement each."""
+        mistakes = self.session.mistakes
+        if not mistakes:
+            return ["No mistakes to go over in this session."]
+        lines = [f"{number_words(len(mistakes)).capitalize()} to go over; comma and period step through them."]
+        for number, result in enumerate(mistakes, start=1):
+            drill = result.drill
+            said = "the time ran out" if result.claimed is None else f"you said {number_words(result.claimed)}"
+            missed = ""
+            if result.missed:
+                missed = " You missed " + _joined([_item_words(i) for i in result.missed]) + "."
+            lines.append(f"Mistake {number}: {_drill_words(drill)}; {said}. It is "
+                         f"{number_words(drill.score.total)}: {count_aloud(drill.score)}.{missed}")
+        return lines
+
+    # ------------------------------------------------------------ drills
+    def start(self, kind: str) -> None:
+        """Begin count drills (``kind`` "counting") or discard drills ("discarding")."""
+        self.load()
+        self.moment = kind
+        self.finished = False
+        self._next(kind)
+
+    def _next(self, kind: str) -> None:
+        self.typed = ""
+        self.marked = []
+        self.cursor = 0
+        self.moment = kind
+        if kind == "counting":
+            cards, crib = COUNT_KINDS[self.count_kind]
+            self.drill = count_drill(self.rng, cards, crib)
+            self.started = self.clock()
+            self.deadline = None if self.timer is None else self.started + self.timer
+            if self.timer is not None:
+                self.warnings = sorted({self.started + self.timer / 2, self.started + self.timer - 10,
+                                        self.started + self.timer - 5}, reverse=True)
+            self.say(f"Count this {_drill_words(self.drill)}. Type the total and press Enter.")
+        else:
+            self.drill = discard_drill(self.rng, self.deal_size)
+            self.say(self._deal_words(self.drill) + " Mark two cards and press Enter to lay them away.")
+
+    def next_drill(self, key: str) -> None:
+        """The next drill of the same kind."""
+        self._next("counting" if isinstance(self.drill, CountDrill) else "discarding")
+
+    def stop(self, key: str) -> None:
+        """Leave the drills; the figures are said and kept."""
+        self.drill = None
+        self.deadline = None
+        self.moment = ""
+        self.save()
+        for line in self.figures():
+            self.say(line)
+        self.finished = True
+
+    def tick(self) -> None:
+        """The drill timer: warnings, then the time runs out (a miss)."""
+        if self.deadline is None or self.moment != "counting":
+            return
+        now = self.clock()
+        while self.warnings and now >= self.warnings[-1]:
+            self.warnings.pop()
+            if now < self.deadline:
+                self.say(f"{round(self.deadline - now)} seconds left.")
+        if now >= self.deadline:
+            self.deadline = None
+            self.say("Time is up.")
+            self._judge(None)
+
+    # ------------------------------------------------------------ counting
+    def type_digit(self, key: str) -> None:
+        if len(self.typed) >= 2:
+            self.say(f"You typed {self.typed}; no count is more than two digits. Backspace deletes.")
+            return
+        self.typed += key
+        self.say(self.typed)
+
+    def delete_digit(self, key: str) -> None:
+        if not self.typed:
+            self.say("Nothing typed yet.")
+            return
+        self.typed = self.typed[:-1]
+        self.say(f"Deleted; {self.typed or 'nothing'} typed.")
+
+    def answer_count(self, key: str) -> None:
+        if not self.typed:
+            self.say("Type your count with the number keys first, then press Enter.")
+            return
+        claimed, self.typed = int(self.typed), ""
+        self._judge(claimed)
+
+    def _judge(self, claimed: int | None) -> None:
+        drill = self.drill
+        assert isinstance(drill, CountDrill)
+        self.deadline = None
+        result = judge_count(drill, claimed)
+        seconds = self.clock() - self.started
+        self.session.add_count(result, seconds)
+        assert self.all_time is not None
+        self.all_time.add_count(result, seconds, keep=False)  # only this session's mistakes are gone over
+        total = drill.score.total
+        truth = count_aloud(drill.score) if total else "nineteen: nothing"
+        if result.right:
+            text = f"Right: {truth}."
+            if self.session.streak > 1:
+                text += f" {number_words(self.session.streak).capitalize()} in a row."
+        else:
+            said = "The time ran out." if claimed is None else f"You said {number_words(claimed)}."
+            text = f"{said} It is {number_words(total)}: {truth}."
+            if result.missed:
+                text += " You missed " + _joined([_item_words(i) for i in result.missed]) + "."
+            elif claimed is not None and claimed < total:
+                text += f" You missed {number_words(total - claimed)}."
+            elif claimed is not None and claimed > total:
+                text += f" That is {number_words(claimed - total)} too many."
+        self.say(text + " Press Enter for the next one.")
+        self.moment = "answered"
+        self.save()
+
+    # ------------------------------------------------------------ discarding
+    def _hand(self) -> list[Card]:
+        assert self.drill is not None
+        return list(self.drill.cards)
+
+    def mark_at(self, key: str) -> None:
+        if int(key) > len(self._hand()):
+            self.say(f"There are only {number_words(len(self._hand()))} cards.")
+            return
+        self.cursor = int(key) - 1
+        self.mark(key)
+
+    def mark(self, key: str) -> None:
+        card = self._hand()[self.cursor]
+        if card in self.marked:
+            self.marked.remove(card)
+            self.say(f"{card.name.capitalize()}, unmarked.")
+        elif len(self.marked) >= 2:
+            self.say("Two are marked already; unmark one first, or press Enter.")
+        else:
+            self.marked.append(card)
+            self.say(f"{card.name.capitalize()}, marked." + (" Press Enter to lay them away."
+                                                              if len(self.marked) == 2 else ""))
+
+    def card_left(self, key: str) -> None:
+        self._walk(-1)
+
+    def card_right(self, key: str) -> None:
+        self._walk(1)
+
+    def _walk(self, step: int) -> None:
+        hand = self._hand()
+        self.cursor = (self.cursor + step) % len(hand)
+        card = hand[self.cursor]
+        marked = ", marked" if card in self.marked else ""
+        self.say(f"{card.name.capitalize()}{marked}. {self.cursor + 1} of {len(hand)}.")
+
+    def answer_discard(self, key: str) -> None:
+        drill = self.drill
+        assert isinstance(drill, DiscardDrill)
+        if len(self.marked) != drill.lay:
+            self.say(f"Mark two cards first; {number_words(len(self.marked))} marked.")
+            return
+        result = judge_discard(drill, tuple(self.marked))
+        self.session.add_discard(result)
+        assert self.all_time is not None
+        self.all_time.add_discard(result)
+        best = result.options[0]
+        crib = "your crib" if drill.dealer else "your opponent's crib"
+        yours = (f"You laid away {spoken_list(result.chosen.discard)}: your hand is worth "
+                 f"{result.chosen.expected_hand:.1f} on average, and {crib} "
+                 f"{'gains' if drill.dealer else 'gets'} {result.chosen.expected_crib or 0:.1f}; "
+                 f"net {result.chosen.net:.1f}.")
+        if result.rank == 1:
+            verdict = "That is the best choice."
+        else:
+            verdict = (f"That is choice {number_words(result.rank)} of {number_words(len(result.options))}. "
+                       f"Best was to lay away {spoken_list(best.discard)} and keep {spoken_list(best.keep)}: "
+                       f"hand {best.expected_hand:.1f}, crib {best.expected_crib or 0:.1f}, net {best.net:.1f}, "
+                       f"{result.loss:.1f} more.")
+        self.say(f"{yours} {verdict} Press Enter for the next one.")
+        self.moment = "answered"
+        self.save()
+
+    # ------------------------------------------------------------ asking again
+    def say_drill(self, key: str) -> None:
+        if isinstance(self.drill, CountDrill):
+            self.say(f"The {_drill_words(self.drill)}.")
+        elif isinstance(self.drill, DiscardDrill):
+            self.say(self._deal_words(self.drill))
+
+    def say_starter(self, key: str) -> None:
+        if isinstance(self.drill, CountDrill):
+            self.say(f"The starter is the {self.drill.starter.name}.")
+
+    def say_crib(self, key: str) -> None:
+        if isinstance(self.drill, DiscardDrill):
+            self.say("The crib is yours: you deal." if self.drill.dealer else "The crib is your opponent's.")
+
+    def say_time(self, key: str) -> None:
+        if self.deadline is None:
+            self.say("There is no timer on.")
+        else:
+            self.say(f"{round(max(0.0, self.deadline - self.clock()))} seconds left.")
+
+    @staticmethod
+    def _deal_words(drill: DiscardDrill) -> str:
+        whose = "You deal: the crib is yours." if drill.dealer else "Your opponent deals: the crib is theirs."
+        cards = "; ".join(f"{n}, {c.name}" for n, c in enumerate(drill.cards, start=1))
+        return f"{whose} Your cards: {cards}."
+
+
+def _drill_words(drill: CountDrill) -> str:
+    what = "crib" if drill.crib else "hand"
+    return f"{what}: {_joined([c.name for c in drill.cards])}, with the starter, the {drill.starter.name}"
+
+
+def _joined(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _item_words(item: object) -> str:
+    from audiocrib.scoring import ScoreItem, ScoreKind
+
+    assert isinstance(item, ScoreItem)
+    cards = _joined([c.name for c in item.cards])
+    if item.kind is ScoreKind.FIFTEEN:
+        return f"fifteen ({cards})"
+    return f"{item_phrase(item)} ({cards})"
+
+
+def _figures(record: PracticeRecord) -> str:
+    parts = []
+    if record.counts:
+        percent = round(100 * record.right / record.counts)
+        parts.append(
+            f"{_many(record.counts, 'count')}, {number_words(record.right)} right ({percent} percent), "
+            f"{record.seconds / record.counts:.1f} seconds each on average, a streak of "
+            f"{number_words(record.streak)} now and {number_words(record.best_streak)} at best")
+        if record.missed:
+            common = ", ".join(f"{kind} {_times(n)}" for kind, n in record.missed.most_common(3))
+            parts.append(f"most often missed: {common}")
+    if record.discards:
+        parts.append(f"{_many(record.discards, 'discard')}, the best choice "
+                     f"{_times(record.best_discards)}, {record.points_lost / record.discards:.2f} "
+                     "points a deal given up on average")
+    return "; ".join(parts) + "." if parts else "nothing practised yet."
+
+
+def _many(n: int, noun: str) -> str:
+    return f"{number_words(n)} {noun}{'' if n == 1 else 's'}"
+
+
+def _times(n: int) -> str:
+    return {0: "no times", 1: "once", 2: "twice"}.get(n, f"{number_words(n)} times")
