@@ -653,3 +653,42 @@ def test_muggins_right_and_wrong_from_the_pause_after_the_show() -> None:
 
     run(script, setup=TableSetup(muggins=True, levels=("beginner",)), seed=8)
     assert all(done.values()), done
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_key_bursts_always_get_an_answer_and_never_break_the_shell(seed: int, tmp_path: Path) -> None:
+    import random
+
+    keys = ["c", "b", "f", "v", "s", "t", "h", "n", "l", "m", "left", "right", "up", "down", "home", "end",
+            "enter", "enter", "enter", "space", "space", "escape", "backspace", "f1", ",", ".", "<", ">", "r",
+            "q", "z", "f5", *"0123456789"]
+    rng = random.Random(seed)
+
+    pressed = []
+
+    async def script(table: Table) -> None:
+        from audiocrib.shell.session import Mode
+
+        for _ in range(600):
+            key = rng.choice(keys)
+            session = table.session
+            if session.mode is Mode.MAIN and (key == "escape" or key in ("enter", "space")
+                                              and session._items()[session.menu_index] == "quit"):
+                key = "down"  # leaving the program ends the burst too soon
+            if session.mode is Mode.GAME_MENU and key in ("enter", "space") and session.menu_index >= 2:
+                key = "up"  # so do saving and quitting
+            before = len(table.said)
+            assert not session.finished
+            await table.press(key)
+            pressed.append(key)
+            assert len(table.said) > before  # every key is answered
+            game = table.session.game
+            if game is not None:
+                assert game.replayed().state_key() == game.state_key()  # never an impossible state
+
+    setup = TableSetup(players=3, manual_counting=True, count_timer=30, muggins=True,
+                       levels=("beginner", "beginner"))
+    table = run(script, setup=setup, seed=seed, save_path=tmp_path / "saved-game.json")
+    assert len(pressed) == 600  # the shell was still running after the last key
+    game = table.session.game
+    assert game is not None and game.deal_number >= 2  # a game was started and played well into
