@@ -672,8 +672,8 @@ def test_random_key_bursts_always_get_an_answer_and_never_break_the_shell(seed: 
         for _ in range(600):
             key = rng.choice(keys)
             session = table.session
-            if session.mode is Mode.MAIN and (key == "escape" or key in ("enter", "space")
-                                              and session._items()[session.menu_index] == "quit"):
+            if session.mode is Mode.MAIN and (key == "escape" or (key in ("enter", "space")
+                                              and session._items()[session.menu_index] == "quit")):
                 key = "down"  # leaving the program ends the burst too soon
             if session.mode is Mode.GAME_MENU and key in ("enter", "space") and session.menu_index >= 2:
                 key = "up"  # so do saving and quitting
