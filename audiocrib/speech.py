@@ -469,6 +469,28 @@ def _quiet_linux_driver() -> _Playback | None:
     return playback
 
 
+def _keep_espeak_commands(engine: Any) -> None:
+    """Stop pyttsx3's espeak driver from cancelling espeak-ng each time ``runAndWait`` starts.
+
+    ``runAndWait`` starts by stopping the driver. The driver then calls ``espeak_Cancel`` if espeak-ng's own
+    thread is busy at that instant. For this voice, that thread can only be busy with commands the voice has just
+    queued, such as a new rate or volume. Before a voice's first sentence, pyttsx3 holds those commands back and
+    queues them inside ``runAndWait``, a few microseconds before it stops the driver. The cancel then dropped them
+    now and then on a busy machine: a voice started with ``rate=300`` spoke at the old rate. The voice never
+    needs this cancel because it hands over one sentence at a time, and `VoiceSpeaker.silence` stops the player
+    itself. Does nothing for other drivers.
+    """
+    module = sys.modules.get("pyttsx3.drivers.espeak")
+    driver = getattr(getattr(engine, "proxy", None), "_driver", None)
+    espeak_driver = getattr(module, "EspeakDriver", None)
+    if isinstance(espeak_driver, type) and isinstance(driver, espeak_driver):
+        setattr(driver, "stop", _no_cancel)  # noqa: B010 (this engine's driver only; pyttsx3 stays as it is)
+
+
+def _no_cancel() -> None:
+    """Stands in for the espeak driver's ``stop``: espeak-ng finishes what it was given, in order."""
+
+
 def _print_to_stderr(*args: Any, **kwargs: Any) -> None:
     kwargs["file"] = sys.stderr
     print(*args, **kwargs)
@@ -670,6 +692,7 @@ class VoiceSpeaker:
         self._playback = _quiet_linux_driver()
         if self._playback is not None:
             _probe_aplay()
+        _keep_espeak_commands(engine)
         engine.connect("finished-utterance", self._on_finished)
         return engine
 
@@ -677,10 +700,9 @@ class VoiceSpeaker:
         self._finished.set()
 
     def _wait_until_engine_idle(self, engine: Any, timeout: float = 2.0) -> None:
-        # pyttsx3 tells of the end of a sentence a moment before it is ready for the next: commands given
-        # meanwhile would run in espeak-ng's thread, out of order (a new rate got lost that way).
-        # And espeak-ng's command queue must be empty: runAndWait cancels it if not, and a new rate or volume
-        # waits in that queue.
+        # pyttsx3 reports the end of a sentence a moment before it is ready for the next. Commands given
+        # meanwhile would run in espeak-ng's thread, out of order (a new rate got lost that way). And espeak-ng's
+        # thread must be done with the sentence (its callback still ends pyttsx3's loop after reporting it).
         espeak = sys.modules.get("pyttsx3.drivers._espeak")
         playing = getattr(espeak, "IsPlaying", None)
         deadline = time.monotonic() + timeout
@@ -704,8 +726,8 @@ class VoiceSpeaker:
                     engine.setProperty("rate", rate)
                 if changed and volume is not None:
                     engine.setProperty("volume", volume)
-                if changed:
-                    self._wait_until_engine_idle(engine)
+                # espeak-ng applies a new rate or volume on its own thread, in order, before this sentence
+                # (runAndWait no longer cancels what it was given: `_keep_espeak_commands`).
                 self._finished.clear()
                 engine.say(text)
                 engine.runAndWait()
