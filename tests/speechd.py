@@ -41,6 +41,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -164,7 +165,25 @@ class SpeechDispatcher:
                 self.stop()
                 raise RuntimeError(f"Speech Dispatcher did not start; its output ends with: {output}")
             time.sleep(0.01)
+        # The socket file exists from bind(), a moment before the daemon listens: wait for it to answer.
+        while not self._answers():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                output = self._log_tail()
+                self.stop()
+                raise RuntimeError(f"Speech Dispatcher did not answer; its output ends with: {output}")
+            time.sleep(0.01)
         return self
+
+    def _answers(self) -> bool:
+        """Whether the daemon takes a connection and answers an SSIP command (QUIT: "231 HAPPY HACKING")."""
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                probe.settimeout(2)
+                probe.connect(str(self.socket))
+                probe.sendall(b"QUIT\r\n")
+                return probe.recv(100).startswith(b"231")
+        except OSError:
+            return False
 
     @property
     def running(self) -> bool:
