@@ -25,6 +25,7 @@ from audiocrib.practice import (
     judge_count,
     judge_discard,
 )
+from audiocrib.shell.typing import NOTHING_TYPED, TypedCount
 from audiocrib.words import count_aloud, item_phrase, number_words
 
 __all__ = ["COUNT_KINDS", "DRILL_KEYS", "Drills"]
@@ -90,7 +91,7 @@ class Drills:
         self.all_time: PracticeRecord | None = None
         self.moment = ""
         self.drill: CountDrill | DiscardDrill | None = None
-        self.typed = ""
+        self.typed = TypedCount()
         self.started = 0.0
         self.deadline: float | None = None
         self.warnings: list[float] = []
@@ -187,7 +188,7 @@ class Drills:
         self._next(kind)
 
     def _next(self, kind: str) -> None:
-        self.typed = ""
+        self.typed.clear()
         self.marked = []
         self.cursor = 0
         self.moment = kind
@@ -234,24 +235,16 @@ class Drills:
 
     # ------------------------------------------------------------ counting
     def type_digit(self, key: str) -> None:
-        if len(self.typed) >= 2:
-            self.say(f"You typed {self.typed}; no count is more than two digits. Backspace deletes.")
-            return
-        self.typed += key
-        self.say(self.typed)
+        self.say(self.typed.type(key))
 
     def delete_digit(self, key: str) -> None:
-        if not self.typed:
-            self.say("Nothing typed yet.")
-            return
-        self.typed = self.typed[:-1]
-        self.say(f"Deleted; {self.typed or 'nothing'} typed.")
+        self.say(self.typed.delete())
 
     def answer_count(self, key: str) -> None:
-        if not self.typed:
-            self.say("Type your count with the number keys first, then press Enter.")
+        claimed = self.typed.take()
+        if claimed is None:
+            self.say(NOTHING_TYPED)
             return
-        claimed, self.typed = int(self.typed), ""
         self._judge(claimed)
 
     def _judge(self, claimed: int | None) -> None:

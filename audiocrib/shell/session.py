@@ -47,6 +47,7 @@ from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.drills import DRILL_KEYS, PRACTICE_ITEMS, Drills
 from audiocrib.shell.settings import SETTING_NAMES, Settings
 from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
+from audiocrib.shell.typing import NOTHING_TYPED, TypedCount
 from audiocrib.views import PlayerView
 
 __all__ = ["SEAT", "Binding", "Mode", "Session"]
@@ -192,7 +193,7 @@ class Session:
         self.snapshot: PlayerView | None = None
         self.cursor = 0
         self.marked: list[Card] = []
-        self.typed = ""
+        self.typed = TypedCount()
         self.count_deadline: float | None = None
         self.count_warnings: list[float] = []
         self.count_asked = -1
@@ -654,7 +655,7 @@ class Session:
             asked = len(self.game.events)
             if asked != self.count_asked:
                 self.count_asked = asked
-                self.typed = ""
+                self.typed.clear()
                 timer = self.game.rules.count_timer
                 if timer:
                     now = self.clock()
@@ -821,24 +822,16 @@ class Session:
         self._act(Play(SEAT, hand[self.cursor % len(hand)]))
 
     def _type_digit(self, key: str) -> None:
-        if len(self.typed) >= 2:
-            self.say(f"You typed {self.typed}; no count is more than two digits. Backspace deletes.")
-            return
-        self.typed += key
-        self.say(self.typed)
+        self.say(self.typed.type(key))
 
     def _delete_digit(self, key: str) -> None:
-        if not self.typed:
-            self.say("Nothing typed yet.")
-            return
-        self.typed = self.typed[:-1]
-        self.say(f"Deleted; {self.typed or 'nothing'} typed.")
+        self.say(self.typed.delete())
 
     def _claim(self, key: str) -> None:
-        if not self.typed:
-            self.say("Type your count with the number keys first, then press Enter.")
+        points = self.typed.take()
+        if points is None:
+            self.say(NOTHING_TYPED)
             return
-        points, self.typed = int(self.typed), ""
         self.count_deadline = None
         self._act(ClaimCount(SEAT, points))
 

@@ -1,0 +1,49 @@
+"""A count typed with the number keys: at most two digits, Backspace deletes, each key answered in words.
+
+Used wherever a player types a count: a manual count in the game and a count drill in practice.
+
+>>> count = TypedCount()
+>>> count.type("1"), count.type("2"), count.type("3")
+('1', '12', 'You typed 12; no count is more than two digits. Backspace deletes.')
+>>> count.delete(), count.take(), count.take()
+('Deleted; 1 typed.', 1, None)
+"""
+
+from __future__ import annotations
+
+__all__ = ["NOTHING_TYPED", "TypedCount"]
+
+NOTHING_TYPED = "Type your count with the number keys first, then press Enter."
+"""What Enter says with nothing typed."""
+
+
+class TypedCount:
+    """The digits typed so far."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def type(self, digit: str) -> str:
+        """Add ``digit``; returns what to say (the count so far, or why not)."""
+        if len(self.text) >= 2:
+            return f"You typed {self.text}; no count is more than two digits. Backspace deletes."
+        self.text += digit
+        return self.text
+
+    def delete(self) -> str:
+        """Delete the last digit; returns what to say."""
+        if not self.text:
+            return "Nothing typed yet."
+        self.text = self.text[:-1]
+        return f"Deleted; {self.text or 'nothing'} typed."
+
+    def take(self) -> int | None:
+        """The count typed (then cleared), or None if nothing is typed."""
+        if not self.text:
+            return None
+        value, self.text = int(self.text), ""
+        return value
+
+    def clear(self) -> None:
+        """Forget what was typed."""
+        self.text = ""
