@@ -179,6 +179,11 @@ def test_a_discard_drill_is_answered_with_the_experts_figures() -> None:
         else:
             assert f"Best was to lay away the {result.options[0].discard[0].name}" in said[-1]
         assert table.session.moment == "answered"
+        said = await table.press("a")
+        assert said[0] == "Fifteen choices, best first; comma and period step through them."
+        assert len(said) == 16 and said[1].startswith("1: lay away ")
+        assert [i for i, line in enumerate(said) if line.endswith(" Your choice.")] == [
+            result.options.index(result.chosen) + 1]
         await table.press("enter")
         assert table.session.moment == "discarding"
 

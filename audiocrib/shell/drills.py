@@ -19,6 +19,7 @@ from audiocrib.cards import Card, spoken_list
 from audiocrib.practice import (
     CountDrill,
     DiscardDrill,
+    DiscardResult,
     PracticeRecord,
     count_drill,
     discard_drill,
@@ -70,6 +71,7 @@ DRILL_KEYS: dict[str, tuple[DrillBinding, ...]] = {
     ),
     "answered": (
         DrillBinding(("enter", "space"), "The next drill.", "next_drill"),
+        DrillBinding(("a",), "After a discard drill, every way to lay away, best first.", "every_choice"),
         DrillBinding(("escape",), "Stop, and hear this session's figures.", "stop"),
     ),
 }
@@ -97,6 +99,7 @@ class Drills:
         self.warnings: list[float] = []
         self.marked: list[Card] = []
         self.cursor = 0
+        self.last_discard: DiscardResult | None = None
         self.finished = False
         """Set when the player leaves a drill: the session goes back to the practice menu."""
 
@@ -335,9 +338,23 @@ class Drills:
                        f"Best was to lay away {spoken_list(best.discard)} and keep {spoken_list(best.keep)}: "
                        f"hand {best.expected_hand:.1f}, crib {best.expected_crib or 0:.1f}, net {best.net:.1f}, "
                        f"{result.loss:.1f} more.")
-        self.say(f"{yours} {verdict} Press Enter for the next one.")
+        self.say(f"{yours} {verdict} Press a for every choice, Enter for the next one.")
+        self.last_discard = result
         self.moment = "answered"
         self.save()
+
+    def every_choice(self, key: str) -> None:
+        """Every way to lay away the last discard drill's cards, best first, one message each."""
+        result = self.last_discard
+        if result is None or not isinstance(self.drill, DiscardDrill):
+            self.say("Every choice is said after a discard drill.")
+            return
+        self.say(f"{_many(len(result.options), 'choice').capitalize()}, best first; comma and period step "
+                 "through them.")
+        for place, option in enumerate(result.options, start=1):
+            yours = " Your choice." if option is result.chosen else ""
+            self.say(f"{place}: lay away {spoken_list(option.discard)}: hand {option.expected_hand:.1f}, "
+                     f"crib {option.expected_crib or 0:.1f}, net {option.net:.1f}.{yours}")
 
     # ------------------------------------------------------------ asking again
     def say_drill(self, key: str) -> None:
