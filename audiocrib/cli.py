@@ -97,6 +97,8 @@ def _parser() -> argparse.ArgumentParser:
     shell.add_argument("--verbosity", choices=["brief", "normal", "full"], help="how much is said (normal)")
     shell.add_argument("--pace", type=float, help="seconds between the computer players' moves (1.5)")
     shell.add_argument("--no-text", action="store_true", help="do not print announcements while speech works")
+    shell.add_argument("--no-sound", action="store_true", help="no sound cues (F2 also turns them off and on)")
+    shell.add_argument("--sound-volume", type=int, help="sound cue volume, percent (10 to 100; 80)")
     shell.add_argument("--seed", type=int, help="the same seed deals the same cards")
     shell.add_argument("--data-dir", metavar="DIR", help="where the saved game is kept")
     parser = _Parser(prog="audiocrib", parents=[shell],
@@ -194,6 +196,8 @@ def _play(args: argparse.Namespace) -> int:
         raise _UsageError("The voice rate is from 100 to 400 words a minute.")
     if args.volume is not None and not 10 <= args.volume <= 100:
         raise _UsageError("The voice volume is from 10 to 100 percent.")
+    if args.sound_volume is not None and not 10 <= args.sound_volume <= 100:
+        raise _UsageError("The sound volume is from 10 to 100 percent.")
     if args.pace is not None and not 0 <= args.pace <= 10:
         raise _UsageError("The pace is from 0 to 10 seconds.")
     from pathlib import Path
@@ -204,6 +208,7 @@ def _play(args: argparse.Namespace) -> int:
         speech=args.speech, transcript=args.transcript, rate=args.rate, volume=args.volume,
         verbosity=args.verbosity, pace=args.pace, seed=args.seed,
         folder=Path(args.data_dir) if args.data_dir else None, show_text=not args.no_text,
+        sound=not args.no_sound, sound_volume=args.sound_volume,
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
 from prompt_toolkit.input import PipeInput, create_pipe_input
@@ -29,7 +29,7 @@ from audiocrib.speech import RecordingSpeaker
 
 KEY_BYTES = {
     "enter": "\r", "escape": "\x1b", "left": "\x1b[D", "right": "\x1b[C", "up": "\x1b[A", "down": "\x1b[B",
-    "home": "\x1b[H", "end": "\x1b[F", "f1": "\x1bOP", "space": " ", "backspace": "\x7f", "c-c": "\x03",
+    "home": "\x1b[H", "end": "\x1b[F", "f1": "\x1bOP", "f2": "\x1bOQ", "space": " ", "backspace": "\x7f", "c-c": "\x03",
     "f5": "\x1b[15~",
 }
 
@@ -42,6 +42,24 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
+
+
+class RecordingPlayer:
+    """A sound player that keeps the names of the cues it was asked to play."""
+
+    def __init__(self) -> None:
+        self.muted = False
+        self.played: list[str] = []
+        self.volume = 1.0
+
+    def play(self, names: Iterable[str]) -> None:
+        self.played.extend(names)
+
+    def set_volume(self, volume: float) -> None:
+        self.volume = volume
+
+    def close(self) -> None:
+        pass
 
 
 class Table:
@@ -97,6 +115,7 @@ def run(
     seed: int = 1,
     save_path: Path | None = None,
     clock: Callable[[], float] | None = None,
+    player: object | None = None,
 ) -> Table:
     """Run the shell with ``script`` pressing keys; returns the table (the session has quit or been left)."""
     speaker = RecordingSpeaker()
@@ -104,6 +123,7 @@ def run(
     session = Session(
         Announcer(speaker, screen), settings=settings or Settings(pace=0.0), setup=setup, seed=seed,
         save_path=save_path, **({"clock": clock} if clock is not None else {}),
+        **({"player": player} if player is not None else {}),
     )
     result: list[Table] = []
 

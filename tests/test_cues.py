@@ -83,3 +83,9 @@ def test_the_cues_of_a_card_laid_follow_what_it_scores() -> None:
     assert cues_for(HisHeels(1), 0) == ("his heels",)
     assert cues_for(MugginsCalled(0, 1, False, 2), 1) == ("muggins",)
     assert cues_for(PointsGiven(1, 0, 2, "missed"), 0) == ("points",)
+
+
+def test_docs_sound_lists_every_cue_as_the_code_describes_it() -> None:
+    text = (SOUNDS.parent / "docs" / "sound.md").read_text()
+    for name, description in CUES.items():
+        assert f"| {name} | {description} |" in text

@@ -111,7 +111,7 @@ def test_the_setup_chooses_every_opponent_level_and_starts_the_game() -> None:
 def test_settings_change_verbosity_pace_and_the_voice() -> None:
     async def script(table: Table) -> None:
         await table.press("down", "down", "down", "enter")
-        assert table.said[-1] == "Settings: Verbosity: normal. 1 of 7."
+        assert table.said[-1] == "Settings: Verbosity: normal. 1 of 11."
         assert await table.answer("right") == "Verbosity: full."
         assert await table.answer("space") == "Verbosity: full."  # the last choice stays
         await table.press("down", "left")
@@ -532,7 +532,7 @@ def test_help_history_arrows_and_the_game_menu_work_in_every_moment_and_change_n
 def test_settings_from_the_game_menu_return_to_it_and_apply_at_once() -> None:
     async def script(table: Table) -> None:
         await table.press("enter", "escape", "down", "enter")
-        assert table.said[-1] == "Settings: Verbosity: normal. 1 of 7."
+        assert table.said[-1] == "Settings: Verbosity: normal. 1 of 11."
         await table.press("left")  # brief
         assert table.session.narrator is not None
         assert table.session.narrator.verbosity.value == "brief"
@@ -692,3 +692,72 @@ def test_random_key_bursts_always_get_an_answer_and_never_break_the_shell(seed: 
     assert len(pressed) == 600  # the shell was still running after the last key
     game = table.session.game
     assert game is not None and game.deal_number >= 2  # a game was started and played well into
+
+
+def test_sound_cues_go_with_the_game_and_f2_turns_them_off() -> None:
+    from tests.shell_driver import RecordingPlayer
+
+    player = RecordingPlayer()
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        assert "deal" in player.played
+        await reach(table, "play")
+        assert player.played[-1] == "your turn"
+        await play_a_card(table)
+        assert "card" in player.played
+        await table.press("z")
+        assert player.played[-1] == "illegal"
+        assert await table.answer("f2") == "Sounds off."
+        heard = len(player.played)
+        await table.press("z", "s")
+        assert len(player.played) == heard  # nothing while off
+        assert await table.answer("f2") == "Sounds on."
+
+    table = run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0, sound_volume=40),
+                player=player)
+    assert player.volume == 0.4  # the sound volume setting, apart from the speech's
+    assert table.session.settings.sounds
+
+
+def test_at_brief_with_sounds_for_words_go_and_last_are_heard_as_sounds_alone() -> None:
+    from audiocrib.narrator import Verbosity
+    from tests.shell_driver import RecordingPlayer
+
+    player = RecordingPlayer()
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        for _ in range(12):
+            await reach(table, "review")
+            await table.press("enter")
+            if "go" in player.played and "last card" in player.played:
+                break
+        assert "go" in player.played and "last card" in player.played
+        spoken = " ".join(table.said)
+        assert ": go." not in spoken and ": one for last." not in spoken
+        kept = table.session.announcer.history.messages
+        assert any(line.endswith(": go.") for line in kept)  # still in the history to read back
+
+    settings = Settings(pace=0.0, verbosity=Verbosity.BRIEF, sounds_for_words=True)
+    run(script, setup=TableSetup(levels=("beginner",)), settings=settings, player=player)
+
+
+def test_the_sound_test_plays_each_cue_with_its_name() -> None:
+    from audiocrib.cues import CUES
+    from tests.shell_driver import RecordingPlayer
+
+    player = RecordingPlayer()
+
+    async def script(table: Table) -> None:
+        await table.press("down", "down", "down", "enter", "end", "up", "enter")
+        assert table.said[-1] == f"Sound test: Your turn: {CUES['your turn']}. 1 of {len(CUES)}."
+        assert player.played[-1] == "your turn"
+        said = await table.press("down")
+        assert said == [f"Card: {CUES['card']}. 2 of {len(CUES)}."] and player.played[-1] == "card"
+        await table.press("enter")
+        assert player.played[-2:] == ["card", "card"]  # Enter plays it again
+        said = await table.press("escape")
+        assert said[-1].startswith("Settings: Sound test.")
+
+    run(script, player=player)

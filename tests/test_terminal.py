@@ -76,7 +76,8 @@ def daemon() -> Iterator[SpeechDispatcher]:
 def start(daemon: SpeechDispatcher, tmp_path: Path, name: str, term: str = "xterm-256color",
           speech: str = "screenreader") -> Terminal:
     env = {**daemon.env(), "TERM": term, "HOME": str(tmp_path), "PATH": os.environ.get("PATH", "")}
-    command = [str(PROGRAM), "--speech", speech, "--seed", "7", "--pace", "0", "--data-dir", str(tmp_path),
+    command = [str(PROGRAM), "--speech", speech, "--no-sound", "--seed", "7", "--pace", "0",
+               "--data-dir", str(tmp_path),
                "--transcript", str(tmp_path / "transcript.txt")]
     return Terminal(f"audiocrib-{name}-{os.getpid()}", command, env, tmp_path / "raw.bin")
 

@@ -30,7 +30,7 @@ __all__ = ["KEY_NAMES", "build_application", "pace_computer_players", "run_sessi
 os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")  # never ask the terminal where the cursor is
 
 KEY_NAMES: dict[str, str] = {
-    "escape": "escape", "f1": "f1", "left": "left", "right": "right", "up": "up", "down": "down",
+    "escape": "escape", "f1": "f1", "f2": "f2", "left": "left", "right": "right", "up": "up", "down": "down",
     "home": "home", "end": "end", "enter": "enter", "space": "space", "backspace": "backspace", "c-c": "c-c",
     **{ch: ch for ch in "abcdefghijklmnopqrstuvwxyz0123456789,.<>?"},
 }

@@ -38,16 +38,19 @@ from pathlib import Path
 from audiocrib import answers
 from audiocrib.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
 from audiocrib.cards import Card
+from audiocrib.cues import CUES, cues_for
 from audiocrib.errors import AudiocribError, IllegalActionError
-from audiocrib.events import CutForDeal, Dealt, Event, GameStarted, GameWon, MatchWon, ThreeForLast
+from audiocrib.events import CutForDeal, Dealt, Event, GameStarted, GameWon, LastCard, MatchWon, SaidGo, ThreeForLast
 from audiocrib.game import Game, Phase
-from audiocrib.narrator import Narrator
+from audiocrib.narrator import Narrator, Verbosity
 from audiocrib.player import Player, load_player
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.drills import DRILL_KEYS, PRACTICE_ITEMS, Drills
 from audiocrib.shell.settings import SETTING_NAMES, Settings
 from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
 from audiocrib.shell.typing import NOTHING_TYPED, TypedCount
+from audiocrib.sound import Player as SoundPlayer
+from audiocrib.sound import SilentPlayer
 from audiocrib.views import PlayerView
 
 __all__ = ["SEAT", "Binding", "Mode", "Session"]
@@ -68,6 +71,7 @@ class Mode(StrEnum):
     GAME = "game"
     PRACTICE = "practice menu"
     DRILL = "drill"
+    SOUND_TEST = "sound test"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +92,7 @@ _HISTORY = (
     Binding(("r",), "Repeat the last message.", "_history_last"),
     Binding(("f1",), "Help for this moment.", "_help"),
     Binding(("?",), "Every key, one message each.", "_every_key"),
+    Binding(("f2",), "Sounds on or off.", "_toggle_sounds"),
     Binding(("c-c",), "Quit at once.", "_quit_now"),
 )
 _MENU = (
@@ -138,7 +143,7 @@ _MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
 }
 _KEY_WORDS = {
     ",": "comma", ".": "period", "<": "less than", ">": "greater than", "?": "question mark", "enter": "Enter",
-    "space": "space", "escape": "Escape", "f1": "F1", "left": "left arrow", "right": "right arrow",
+    "space": "space", "escape": "Escape", "f1": "F1", "f2": "F2", "left": "left arrow", "right": "right arrow",
     "up": "up arrow", "down": "down arrow", "home": "Home", "end": "End", "backspace": "Backspace",
     "c-c": "Control C",
 }
@@ -168,6 +173,7 @@ class Session:
         seed: int | None = None,
         save_path: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
+        player: SoundPlayer | None = None,
     ) -> None:
         self.announcer = announcer
         self.settings = settings if settings is not None else Settings()
@@ -175,6 +181,9 @@ class Session:
         self.seed = seed
         self.save_path = save_path
         self.clock = clock
+        self.player: SoundPlayer = player if player is not None else SilentPlayer()
+        self.start_notices: list[str] = []
+        """Sentences to say once at the start, after the welcome (say, that there is no sound device)."""
         self.mode = Mode.MAIN
         self.return_mode = Mode.MAIN
         self.menu_index = 0
@@ -214,6 +223,8 @@ class Session:
         """The first words: the main menu (or the saved game on offer)."""
         self._apply_settings()
         self.say(WELCOME)
+        for notice in self.start_notices:
+            self.say(notice)
         if self._saved_game_text() is not None:
             self.say("A saved game is waiting: choose Resume the saved game.")
         self.mode = Mode.MAIN
@@ -267,6 +278,7 @@ class Session:
                 else:
                     getattr(self, binding.method)(key)
                 return
+        self.cue("illegal")
         self.say(f"The {_KEY_WORDS.get(key, key)} key does nothing now. Press F1 for help.")
 
     # ------------------------------------------------------------ help
@@ -312,7 +324,7 @@ class Session:
         return {
             Mode.MAIN: "Quit.", Mode.SETUP: "Back to the main menu.", Mode.SETTINGS: "Back.",
             Mode.GAME_MENU: "Back to the game.", Mode.GAME: "The game menu.", Mode.PRACTICE: "Back to the main menu.",
-            Mode.DRILL: "Stop the drills.",
+            Mode.DRILL: "Stop the drills.", Mode.SOUND_TEST: "Back to the settings.",
         }[self.mode]
 
     # ------------------------------------------------------------ history
@@ -343,7 +355,9 @@ class Session:
         if self.mode is Mode.SETUP:
             return (*self.setup.menu_settings(), "start the game")
         if self.mode is Mode.SETTINGS:
-            return (*SETTING_NAMES, "back")
+            return (*SETTING_NAMES, "sound test", "back")
+        if self.mode is Mode.SOUND_TEST:
+            return tuple(CUES)
         if self.mode is Mode.PRACTICE:
             return PRACTICE_ITEMS
         return GAME_MENU_ITEMS
@@ -351,7 +365,9 @@ class Session:
     def _item_text(self, item: str) -> str:
         if self.mode is Mode.SETUP and item != "start the game":
             return f"{self.setup.label(item)}: {self.setup.value_text(item)}"
-        if self.mode is Mode.SETTINGS and item != "back":
+        if self.mode is Mode.SOUND_TEST:
+            return f"{item[0].upper()}{item[1:]}: {CUES[item]}"
+        if self.mode is Mode.SETTINGS and item not in ("back", "sound test"):
             return f"{self.settings.label(item)}: {self.settings.value_text(item)}"
         if self.mode is Mode.PRACTICE:
             return self.drills.item_text(item)
@@ -362,6 +378,8 @@ class Session:
     def _say_item(self, prefix: str = "") -> None:
         items = self._items()
         self.menu_index %= len(items)
+        if self.mode is Mode.SOUND_TEST:  # the sound itself, then its name
+            self.cue(items[self.menu_index])
         self.say(f"{prefix}{self._item_text(items[self.menu_index])}. {self.menu_index + 1} of {len(items)}.")
 
     def _menu_up(self, key: str) -> None:
@@ -410,6 +428,12 @@ class Session:
     def _menu_choose(self, key: str) -> None:
         items = self._items()
         item = items[self.menu_index % len(items)]
+        if self.mode is Mode.SOUND_TEST:
+            self._say_item()
+            return
+        if item == "sound test":
+            self._enter_menu(Mode.SOUND_TEST, "Sound test: ")
+            return
         if self.mode in (Mode.SETUP, Mode.SETTINGS) and item not in ("start the game", "back"):
             self._change(1)
             return
@@ -435,6 +459,10 @@ class Session:
             self._enter_menu(Mode.MAIN, "Main menu: ")
         elif self.mode is Mode.SETTINGS:
             self._leave_settings()
+        elif self.mode is Mode.SOUND_TEST:
+            self.mode = Mode.SETTINGS
+            self.menu_index = len(SETTING_NAMES)  # back on "Sound test"
+            self._say_item(prefix="Settings: ")
         else:
             self._resume()
 
@@ -474,6 +502,10 @@ class Session:
         self.announcer.show_text = self.settings.show_text
         if self.narrator is not None:
             self.narrator.verbosity = self.settings.verbosity
+        try:
+            self.player.set_volume(self.settings.sound_volume / 100)
+        except Exception:  # a device that cannot change volume still plays
+            pass
         speaker = self.announcer.speaker  # a speech chain hands rate and volume to the voice, now or when it starts
         for name, value in (("set_rate", self.settings.rate), ("set_volume", self.settings.volume / 100)):
             setter: Callable[[float], None] | None = getattr(speaker, name, None)
@@ -637,12 +669,40 @@ class Session:
                     self.next_up = "game" if isinstance(events[self.told], GameStarted) else "deal"
                     self.say(self._prompt_text())
                 return
-            for line in self.narrator.tell(events[self.told]):
-                self.say(line)
+            self._tell(events[self.told])
             self.told += 1
             if isinstance(events[self.told - 1], MatchWon):
                 self.say("Press Enter for the main menu.")
         self.holding = False
+
+    def cue(self, *names: str) -> None:
+        """Play sound cues (unless sounds are off); a failing device never stops the game."""
+        if not self.settings.sounds or not names:
+            return
+        try:
+            self.player.play(names)
+        except Exception:  # the device went away: the game goes on in words
+            self.player = SilentPlayer()
+            self.say("The sound device stopped working; the game goes on without sounds.")
+
+    def _tell(self, event: Event) -> None:
+        """Narrate one event: its cues, then its words (at brief, with sounds for words on, some cues alone)."""
+        assert self.game is not None and self.narrator is not None
+        cues = cues_for(event, SEAT, self.game.rules)
+        self.cue(*cues)
+        lines = self.narrator.tell(event)
+        wordless = (self.settings.sounds_for_words and self.settings.sounds and cues
+                    and self.settings.verbosity is Verbosity.BRIEF and isinstance(event, SaidGo | LastCard))
+        if wordless:
+            self.announcer.history.add(lines[0] if lines else event.kind)  # still in the history to read
+            return
+        for line in lines:
+            self.say(line)
+
+    def _toggle_sounds(self, key: str) -> None:
+        self.settings.sounds = not self.settings.sounds
+        self.say("Sounds on." if self.settings.sounds else "Sounds off.")
+        self.cue("card")
 
     def _ask(self) -> None:
         """When the game waits for the human, say so (and start the counting clock)."""
@@ -650,6 +710,8 @@ class Session:
         if moment not in ("discard", "play", "count"):
             return
         self.cursor = 0
+        if moment == "play":
+            self.cue("your turn")
         if moment == "count":
             assert self.game is not None
             asked = len(self.game.events)
@@ -711,9 +773,11 @@ class Session:
         while self.count_warnings and now >= self.count_warnings[-1]:
             self.count_warnings.pop()
             if now < self.count_deadline:
+                self.cue("timer")
                 self.say(f"{round(self.count_deadline - now)} seconds left to count.")
         if now >= self.count_deadline:
             self.count_deadline = None
+            self.cue("timer")
             self.say("Time is up.")
             self._act(CountTimeout(SEAT))
 
@@ -723,6 +787,7 @@ class Session:
         try:
             self.game.apply(action)
         except IllegalActionError as error:
+            self.cue("illegal")
             self.say(str(error))
             return False
         self.marked = []
@@ -739,8 +804,7 @@ class Session:
         events = self.game.view(SEAT).events
         new = range(start, len(events))
         for index in new:
-            for line in self.narrator.tell(events[index]):
-                self.say(line)
+            self._tell(events[index])
             self.early.add(index)
         if any(isinstance(events[i], GameWon) for i in new):
             self.early.update(range(self.told, start))  # the next deal of a game now over: never told

@@ -22,7 +22,8 @@ PACES = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
 RATES = tuple(range(100, 401, 25))
 VOLUMES = tuple(range(10, 101, 10))
 VERBOSITIES = (Verbosity.BRIEF, Verbosity.NORMAL, Verbosity.FULL)
-SETTING_NAMES = ("verbosity", "pace", "silence_on_key", "show_text", "rate", "volume")
+SETTING_NAMES = ("verbosity", "pace", "silence_on_key", "show_text", "rate", "volume", "sounds", "sound_volume",
+                 "sounds_for_words")
 
 
 @dataclass(slots=True)
@@ -40,13 +41,20 @@ class Settings:
     """Words a minute for the built-in voice."""
     volume: int = 100
     """Percent, for the built-in voice."""
+    sounds: bool = True
+    """Play the sound cues (F2 turns them on and off)."""
+    sound_volume: int = 80
+    """Percent, for the sound cues (the speech has its own)."""
+    sounds_for_words: bool = False
+    """At brief verbosity, say go, one for last and his heels by their sound alone."""
 
     def label(self, name: str) -> str:
         """The menu label of setting ``name``."""
         return {
             "verbosity": "Verbosity", "pace": "Pause between computer moves",
             "silence_on_key": "A key press stops speech", "show_text": "Show text lines",
-            "rate": "Voice rate", "volume": "Voice volume",
+            "rate": "Voice rate", "volume": "Voice volume", "sounds": "Sounds",
+            "sound_volume": "Sound volume", "sounds_for_words": "At brief verbosity, sounds alone for go and last",
         }[name]
 
     def value_text(self, name: str) -> str:
@@ -58,7 +66,7 @@ class Settings:
             return "none" if value == 0 else ("1 second" if value == 1 else f"{value:g} seconds")
         if name == "rate":
             return f"{value} words a minute"
-        if name == "volume":
+        if name in ("volume", "sound_volume"):
             return f"{value} percent"
         return str(value)
 
@@ -69,7 +77,7 @@ class Settings:
             setattr(self, name, not value)
             return
         choices: tuple[object, ...] = {
-            "verbosity": VERBOSITIES, "pace": PACES, "rate": RATES, "volume": VOLUMES,
+            "verbosity": VERBOSITIES, "pace": PACES, "rate": RATES, "volume": VOLUMES, "sound_volume": VOLUMES,
         }[name]
         index = choices.index(value) if value in choices else 0
         index = max(0, min(len(choices) - 1, index + direction))
