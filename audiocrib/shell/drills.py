@@ -26,6 +26,7 @@ from audiocrib.practice import (
     judge_count,
     judge_discard,
 )
+from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.typing import NOTHING_TYPED, TypedCount
 from audiocrib.words import count_aloud, item_phrase, number_words
 
@@ -95,8 +96,7 @@ class Drills:
         self.drill: CountDrill | DiscardDrill | None = None
         self.typed = TypedCount()
         self.started = 0.0
-        self.deadline: float | None = None
-        self.warnings: list[float] = []
+        self.timing = CountClock(clock)
         self.marked: list[Card] = []
         self.cursor = 0
         self.last_discard: DiscardResult | None = None
@@ -199,10 +199,9 @@ class Drills:
             cards, crib = COUNT_KINDS[self.count_kind]
             self.drill = count_drill(self.rng, cards, crib)
             self.started = self.clock()
-            self.deadline = None if self.timer is None else self.started + self.timer
+            self.timing.stop()
             if self.timer is not None:
-                self.warnings = sorted({self.started + self.timer / 2, self.started + self.timer - 10,
-                                        self.started + self.timer - 5}, reverse=True)
+                self.timing.start(self.timer)
             self.say(f"Count this {_drill_words(self.drill)}. Type the total and press Enter.")
         else:
             self.drill = discard_drill(self.rng, self.deal_size)
@@ -215,7 +214,7 @@ class Drills:
     def stop(self, key: str) -> None:
         """Leave the drills; the figures are said and kept."""
         self.drill = None
-        self.deadline = None
+        self.timing.stop()
         self.moment = ""
         self.save()
         for line in self.figures():
@@ -224,15 +223,12 @@ class Drills:
 
     def tick(self) -> None:
         """The drill timer: warnings, then the time runs out (a miss)."""
-        if self.deadline is None or self.moment != "counting":
+        if not self.timing.running or self.moment != "counting":
             return
-        now = self.clock()
-        while self.warnings and now >= self.warnings[-1]:
-            self.warnings.pop()
-            if now < self.deadline:
-                self.say(f"{round(self.deadline - now)} seconds left.")
-        if now >= self.deadline:
-            self.deadline = None
+        warnings, out = self.timing.check()
+        for seconds in warnings:
+            self.say(f"{seconds} seconds left.")
+        if out:
             self.say("Time is up.")
             self._judge(None)
 
@@ -253,7 +249,7 @@ class Drills:
     def _judge(self, claimed: int | None) -> None:
         drill = self.drill
         assert isinstance(drill, CountDrill)
-        self.deadline = None
+        self.timing.stop()
         result = judge_count(drill, claimed)
         seconds = self.clock() - self.started
         self.session.add_count(result, seconds)
@@ -372,10 +368,10 @@ class Drills:
             self.say("The crib is yours: you deal." if self.drill.dealer else "The crib is your opponent's.")
 
     def say_time(self, key: str) -> None:
-        if self.deadline is None:
+        if not self.timing.running:
             self.say("There is no timer on.")
         else:
-            self.say(f"{round(max(0.0, self.deadline - self.clock()))} seconds left.")
+            self.say(f"{self.timing.left()} seconds left.")
 
     @staticmethod
     def _deal_words(drill: DiscardDrill) -> str:

@@ -45,6 +45,7 @@ from audiocrib.game import Game, Phase
 from audiocrib.narrator import Narrator, Verbosity
 from audiocrib.player import Player, load_player
 from audiocrib.shell.announcer import Announcer
+from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.drills import DRILL_KEYS, PRACTICE_ITEMS, Drills
 from audiocrib.shell.settings import SETTING_NAMES, Settings
 from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
@@ -203,10 +204,8 @@ class Session:
         self.cursor = 0
         self.marked: list[Card] = []
         self.typed = TypedCount()
-        self.count_deadline: float | None = None
-        self.count_warnings: list[float] = []
+        self.count_clock = CountClock(clock)
         self.count_asked = -1
-        self.paused_at: float | None = None
         self.hurried = False
         self.finished = False
         """True once the player has quit."""
@@ -592,17 +591,12 @@ class Session:
     def _open_game_menu(self, key: str) -> None:
         self.mode = Mode.GAME_MENU
         self.menu_index = 0
-        if self.count_deadline is not None:  # the counting clock stops while the game is paused
-            self.paused_at = self.clock()
+        self.count_clock.pause()  # the counting clock stops while the game is paused
         self._say_item(prefix="Game menu: ")
 
     def _resume(self) -> None:
         self.mode = Mode.GAME
-        if self.count_deadline is not None and self.paused_at is not None:
-            away = self.clock() - self.paused_at
-            self.count_deadline += away
-            self.count_warnings = [when + away for when in self.count_warnings]
-        self.paused_at = None
+        self.count_clock.resume()
         self.say("Back to the game. " + self._prompt_text())
 
     def _to_main_menu(self, key: str) -> None:
@@ -720,9 +714,7 @@ class Session:
                 self.typed.clear()
                 timer = self.game.rules.count_timer
                 if timer:
-                    now = self.clock()
-                    self.count_deadline = now + timer
-                    self.count_warnings = sorted({now + timer / 2, now + timer - 10, now + timer - 5}, reverse=True)
+                    self.count_clock.start(timer)
             return  # the narrator has just asked for the count, with the cards
         self.say(self._prompt_text())
 
@@ -767,16 +759,13 @@ class Session:
         if self.mode is Mode.DRILL:
             self.drills.tick()
             return
-        if self.count_deadline is None or self.mode is not Mode.GAME or self.moment != "count":
+        if not self.count_clock.running or self.mode is not Mode.GAME or self.moment != "count":
             return
-        now = self.clock()
-        while self.count_warnings and now >= self.count_warnings[-1]:
-            self.count_warnings.pop()
-            if now < self.count_deadline:
-                self.cue("timer")
-                self.say(f"{round(self.count_deadline - now)} seconds left to count.")
-        if now >= self.count_deadline:
-            self.count_deadline = None
+        warnings, out = self.count_clock.check()
+        for seconds in warnings:
+            self.cue("timer")
+            self.say(f"{seconds} seconds left to count.")
+        if out:
             self.cue("timer")
             self.say("Time is up.")
             self._act(CountTimeout(SEAT))
@@ -896,7 +885,7 @@ class Session:
         if points is None:
             self.say(NOTHING_TYPED)
             return
-        self.count_deadline = None
+        self.count_clock.stop()
         self._act(ClaimCount(SEAT, points))
 
     def _go_on(self, key: str) -> None:
@@ -928,8 +917,8 @@ class Session:
 
     def _key_turn(self, key: str) -> None:
         text = answers.turn(self.view())
-        if self.moment == "count" and self.count_deadline is not None:
-            text += f" {round(max(0.0, self.count_deadline - self.clock()))} seconds left to count."
+        if self.moment == "count" and self.count_clock.running:
+            text += f" {self.count_clock.left()} seconds left to count."
         self.say(text)
 
     def _key_hand(self, key: str) -> None:
