@@ -88,7 +88,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     shell = _Parser(add_help=False)
-    shell.add_argument("--speech", choices=["auto", "screenreader", "tts", "none"], default="auto",
+    shell.add_argument("--speech", choices=["auto", "screenreader", "tts", "none"],
                        help="auto (the default) tries your screen reader, then the built-in voice, then text lines;"
                        " none leaves the reading to your screen reader")
     shell.add_argument("--transcript", metavar="FILE", help="append every announcement to FILE as a line")
@@ -100,7 +100,8 @@ def _parser() -> argparse.ArgumentParser:
     shell.add_argument("--no-sound", action="store_true", help="no sound cues (F2 also turns them off and on)")
     shell.add_argument("--sound-volume", type=int, help="sound cue volume, percent (10 to 100; 80)")
     shell.add_argument("--seed", type=int, help="the same seed deals the same cards")
-    shell.add_argument("--data-dir", metavar="DIR", help="where the saved game is kept")
+    shell.add_argument("--data-dir", metavar="DIR",
+                       help="keep the settings, the game in progress, statistics and practice figures in DIR")
     parser = _Parser(prog="audiocrib", parents=[shell],
                      description="Cribbage played by ear. With no command, starts the game.")
     parser.add_argument("--version", action="version", version=f"audiocrib {__version__}")

@@ -18,7 +18,7 @@ from audiocrib.scoring import Score, ScoreItem
 
 ENGINE = ["cards", "errors", "scoring", "tables", "rules", "codec", "events", "actions", "game", "views", "words",
           "discards", "player", "bots/__init__", "bots/base", "bots/beginner", "bots/easy", "bots/medium", "crib",
-          "bots/expert", "bots/pegging", "bots/board", "arena", "practice", "cues", "narrator", "answers"]
+          "bots/expert", "bots/pegging", "bots/board", "arena", "practice", "cues", "narrator", "answers", "statistics"]
 FORBIDDEN = {"prompt_toolkit", "accessible_output2", "pyttsx3", "miniaudio", "speechd", "platformdirs"}
 PACKAGE = pathlib.Path(audiocrib.events.__file__).parent
 

@@ -51,6 +51,21 @@ class Bot:
         # The slips have a random source of their own, so the rate of mistakes never changes how the bot plays.
         self._slips = random.Random(None if seed is None else f"slips {seed}")
 
+    def reseed(self, *parts: object) -> None:
+        """Start the random sources afresh from ``parts`` (say the game's seed, the seat and the number of events
+        so far), so a move depends only on the position: a game resumed from a save goes on exactly as it would
+        have.
+
+        >>> from audiocrib.bots import Beginner
+        >>> a, b = Beginner(seed=1), Beginner(seed=2)
+        >>> a.reseed(7, 1, 40); b.reseed(7, 1, 40)
+        >>> a.rng.random() == b.rng.random()
+        True
+        """
+        key = "/".join(str(part) for part in parts)
+        self.rng = random.Random(key)
+        self._slips = random.Random(f"slips {key}")
+
     def discard(self, view: PlayerView) -> tuple[Card, ...]:
         """The cards to lay away; each level decides."""
         raise NotImplementedError

@@ -79,6 +79,16 @@ class Announcer:
                 self.transcript = None
                 self.say("The transcript file could not be written; it is no longer kept.")
 
+    def replace_speaker(self, speaker: Speaker | FallbackSpeaker) -> None:
+        """Speak through ``speaker`` from now on (the old one is closed)."""
+        old, self.speaker = self.speaker, speaker
+        if isinstance(speaker, FallbackSpeaker):
+            speaker.on_notice = self._notice
+        try:
+            old.close()
+        except Exception:  # closing the old speech must not stop the new
+            pass
+
     def silence(self) -> None:
         """Stop the speech in progress."""
         try:

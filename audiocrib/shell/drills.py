@@ -8,8 +8,6 @@ session to the next; this session's mistakes can be gone over one by one.
 
 from __future__ import annotations
 
-import json
-import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +24,7 @@ from audiocrib.practice import (
     judge_count,
     judge_discard,
 )
+from audiocrib.shell import files
 from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.typing import NOTHING_TYPED, TypedCount
 from audiocrib.words import count_aloud, item_phrase, number_words
@@ -36,6 +35,8 @@ COUNT_KINDS = ((4, False), (4, True), (3, False), (3, True), (5, False), (5, Tru
 """The count drills offered: (cards, crib)."""
 TIMERS = (None, 15, 30, 45, 60, 90)
 DEALS = (6, 5, 7)
+PRACTICE_VERSION = 1
+"""The version of ``practice.json``."""
 PRACTICE_ITEMS = ("count kind", "timer", "start counting", "deal size", "start discarding", "figures", "review",
                   "back")
 
@@ -92,6 +93,8 @@ class Drills:
         self.deal_size = 6
         self.session = PracticeRecord()
         self.all_time: PracticeRecord | None = None
+        self.unsaved = False
+        """True once the player has heard the figures cannot be saved."""
         self.moment = ""
         self.drill: CountDrill | DiscardDrill | None = None
         self.typed = TypedCount()
@@ -129,37 +132,46 @@ class Drills:
         return True
 
     # ------------------------------------------------------------ the record
-    def load(self) -> None:
-        """Read the all-time figures (once); a damaged file is set aside and the figures start afresh."""
+    def load(self) -> str | None:
+        """Read the all-time figures (once); a damaged file is set aside, the figures start afresh, and the
+        sentence saying so is returned."""
         if self.all_time is not None:
-            return
+            return None
         self.all_time = PracticeRecord()
-        if self.record_path is None or not self.record_path.exists():
-            return
-        try:
-            self.all_time = PracticeRecord.from_json(json.loads(self.record_path.read_text(encoding="utf-8")))
-        except (OSError, ValueError, TypeError):
-            self.say("Your practice figures could not be read; they start afresh, and the old file is kept aside.")
-            try:
-                os.replace(self.record_path, self.record_path.with_suffix(".damaged"))
-            except OSError:
-                pass
+        if self.record_path is None:
+            return None
+        loaded = files.load(self.record_path, "practice figures", PRACTICE_VERSION, PracticeRecord.from_json,
+                            "they start afresh")
+        if loaded.value is not None:
+            self.all_time = loaded.value
+        return loaded.notice
 
     def save(self) -> None:
         """Write the all-time figures (write, then rename, so a crash never leaves half a file)."""
         if self.record_path is None or self.all_time is None:
             return
         try:
-            self.record_path.parent.mkdir(parents=True, exist_ok=True)
-            partial = self.record_path.with_suffix(".partial")
-            partial.write_text(json.dumps(self.all_time.to_json()), encoding="utf-8")
-            os.replace(partial, self.record_path)
-        except OSError:
-            self.say("Your practice figures could not be saved.")
+            files.save(self.record_path, {"version": PRACTICE_VERSION, **self.all_time.to_json()}, readable=True)
+        except OSError as error:
+            if not self.unsaved:
+                self.unsaved = True
+                self.say(f"Your practice figures cannot be saved ({error.strerror or 'an error of the system'}).")
+
+    def all_time_text(self) -> str | None:
+        """All the practice kept, in a sentence (None if there is none)."""
+        notice = self.load()
+        if notice:
+            self.say(notice)
+        assert self.all_time is not None
+        if not (self.all_time.counts or self.all_time.discards):
+            return None
+        return _figures(self.all_time)
 
     def figures(self) -> list[str]:
         """This session's figures and the all-time ones, as announcements."""
-        self.load()
+        notice = self.load()
+        if notice:
+            self.say(notice)
         assert self.all_time is not None
         lines = [f"This session: {_figures(self.session)}"]
         if self.record_path is not None and (self.all_time.counts or self.all_time.discards):
@@ -185,7 +197,9 @@ class Drills:
     # ------------------------------------------------------------ drills
     def start(self, kind: str) -> None:
         """Begin count drills (``kind`` "counting") or discard drills ("discarding")."""
-        self.load()
+        notice = self.load()
+        if notice:
+            self.say(notice)
         self.moment = kind
         self.finished = False
         self._next(kind)

@@ -38,6 +38,20 @@ class MessageHistory:
         """Every kept message, oldest first."""
         return tuple(self._messages)
 
+    def restore(self, messages: tuple[str, ...] | list[str]) -> None:
+        """Put ``messages`` (a resumed game's, oldest first) before the ones kept so far.
+
+        >>> history = MessageHistory()
+        >>> history.add("Resuming.")
+        >>> history.restore(["Bob deals."])
+        >>> history.messages
+        ('Bob deals.', 'Resuming.')
+        """
+        kept = list(self._messages)
+        self._messages.clear()
+        self._messages.extend([*messages, *kept][-(self._messages.maxlen or 0):])
+        self._position = None
+
     def add(self, message: str) -> None:
         """Keep ``message``; the reading position goes back to the newest."""
         self._messages.append(message)

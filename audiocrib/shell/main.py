@@ -1,27 +1,91 @@
-"""Starting the shell: choose the speech, open the transcript, and run the session in the terminal."""
+"""Starting the shell: read the player's files, choose the speech, open the transcript, and run the session.
+
+The options given on the command line change the settings for this run only; the settings file keeps what the
+player chose in the menu.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from audiocrib.narrator import Verbosity
 from audiocrib.shell.announcer import Announcer
-from audiocrib.shell.settings import Settings
-from audiocrib.speech import TranscriptSpeaker, open_speaker
+from audiocrib.shell.session import Session
+from audiocrib.shell.settings import SettingsFile
+from audiocrib.sound import Player as SoundPlayer
+from audiocrib.speech import FallbackSpeaker, Speaker, TranscriptSpeaker, open_speaker
 
-__all__ = ["data_dir", "play"]
+__all__ = ["Folders", "config_dir", "data_dir", "open_session", "play"]
 
 
 def data_dir() -> Path:
-    """The folder for the player's saved game: the platform's user data folder for audiocrib."""
+    """The folder for the game in progress, statistics and practice: the platform's user data folder."""
     import platformdirs
 
     return Path(platformdirs.user_data_dir("audiocrib", appauthor=False))
 
 
+def config_dir() -> Path:
+    """The folder for the settings: the platform's user configuration folder."""
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("audiocrib", appauthor=False))
+
+
+@dataclass(frozen=True, slots=True)
+class Folders:
+    """Where the player's files are: ``settings.json`` in ``config``; ``saved-game.json``, ``statistics.json``
+    and ``practice.json`` in ``data``. One folder given on the command line holds them all."""
+
+    config: Path
+    data: Path
+
+    @classmethod
+    def of(cls, folder: Path | None) -> Folders:
+        """The platform's folders, or ``folder`` for everything."""
+        if folder is not None:
+            return cls(folder, folder)
+        return cls(config_dir(), data_dir())
+
+
+def open_session(
+    folders: Folders,
+    speech: str | None = None,
+    overrides: dict[str, Any] | None = None,
+    speaker: Speaker | FallbackSpeaker | None = None,
+    announcer_options: dict[str, Any] | None = None,
+    **session_options: Any,
+) -> Session:
+    """A session with the player's settings read (and ``overrides`` applied for this run), speaking through
+    ``speaker`` or else the speech mode chosen (``speech``, else the setting).
+
+    A damaged settings file is set aside and its sentence is said after the welcome.
+    """
+    file = SettingsFile(folders.config / "settings.json")
+    settings, setup, notice = file.load()
+    for name, value in (overrides or {}).items():
+        if value is not None:
+            file.override(settings, name, value)
+    if speech is not None:
+        file.override(settings, "speech", speech)
+
+    def start_speech(mode: str) -> FallbackSpeaker:
+        return open_speaker(mode, rate=settings.rate, volume=settings.volume / 100)
+
+    if speaker is None:
+        speaker = start_speech(settings.speech)
+    announcer = Announcer(speaker, show_text=settings.show_text, **(announcer_options or {}))
+    session = Session(announcer, settings=settings, setup=setup, save_path=folders.data / "saved-game.json",
+                      settings_file=file, open_speech=start_speech, **session_options)
+    if notice:
+        session.start_notices.append(notice)
+    return session
+
+
 def play(
-    speech: str = "auto",
+    speech: str | None = None,
     transcript: str | None = None,
     rate: int | None = None,
     volume: int | None = None,
@@ -34,27 +98,20 @@ def play(
     sound_volume: int | None = None,
 ) -> int:
     """Run the shell until the player quits; returns the exit status."""
-    settings = Settings(show_text=show_text)
-    if rate is not None:
-        settings.rate = rate
-    if volume is not None:
-        settings.volume = volume
-    if verbosity is not None:
-        settings.verbosity = Verbosity(verbosity)
-    if pace is not None:
-        settings.pace = pace
-    if sound_volume is not None:
-        settings.sound_volume = sound_volume
+    from audiocrib.narrator import Verbosity
     from audiocrib.sound import SilentPlayer, open_player
 
-    player, sound_notice = open_player(volume=settings.sound_volume / 100) if sound else (SilentPlayer(), None)
-    from audiocrib.shell.session import Session
-
-    speaker = open_speaker(speech, rate=settings.rate, volume=settings.volume / 100)
+    overrides: dict[str, Any] = {
+        "rate": rate, "volume": volume, "verbosity": Verbosity(verbosity) if verbosity else None, "pace": pace,
+        "sound_volume": sound_volume, "show_text": None if show_text else False, "sounds": None if sound else False,
+    }
     record = TranscriptSpeaker(transcript) if transcript else None
-    announcer = Announcer(speaker, transcript=record, show_text=show_text)
-    save = (folder if folder is not None else data_dir()) / "saved-game.json"
-    session = Session(announcer, settings=settings, seed=seed, save_path=save, player=player)
+    session = open_session(Folders.of(folder), speech, overrides, announcer_options={"transcript": record},
+                           seed=seed)
+    settings = session.settings
+    player: SoundPlayer
+    player, sound_notice = open_player(volume=settings.sound_volume / 100) if sound else (SilentPlayer(), None)
+    session.player = player
     if sound_notice:
         session.start_notices.append(sound_notice)
     from audiocrib.shell.app import run_session
@@ -62,7 +119,7 @@ def play(
     try:
         asyncio.run(run_session(session))
     except KeyboardInterrupt:
-        announcer.close()
+        session.announcer.close()
     finally:
         player.close()
     return 0

@@ -16,7 +16,7 @@ answer from the game as it stood at that moment.
 >>> session = Session(Announcer(speaker, io.StringIO()), seed=5)
 >>> session.start()
 >>> speaker.said[-1]
-'Main menu: New game. 1 of 6.'
+'Main menu: New game. 1 of 7.'
 >>> session.press("enter")
 >>> session.moment
 'discard'
@@ -27,8 +27,7 @@ answer from the game as it stood at that moment.
 
 from __future__ import annotations
 
-import json
-import os
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,14 +43,17 @@ from audiocrib.events import CutForDeal, Dealt, Event, GameStarted, GameWon, Las
 from audiocrib.game import Game, Phase
 from audiocrib.narrator import Narrator, Verbosity
 from audiocrib.player import Player, load_player
+from audiocrib.shell import files
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.drills import DRILL_KEYS, PRACTICE_ITEMS, Drills
-from audiocrib.shell.settings import SETTING_NAMES, Settings
-from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
+from audiocrib.shell.settings import SETTING_NAMES, Settings, SettingsFile
+from audiocrib.shell.tablesetup import COUNT_MISTAKES, LEVEL_NAMES, TableSetup
 from audiocrib.shell.typing import NOTHING_TYPED, TypedCount
 from audiocrib.sound import Player as SoundPlayer
 from audiocrib.sound import SilentPlayer
+from audiocrib.speech import FallbackSpeaker, Speaker
+from audiocrib.statistics import Statistics
 from audiocrib.views import PlayerView
 
 __all__ = ["SEAT", "Binding", "Mode", "Session"]
@@ -59,7 +61,51 @@ __all__ = ["SEAT", "Binding", "Mode", "Session"]
 SEAT = 0
 """The human's seat."""
 WELCOME = "Welcome to audiocrib. Press F1 for help at any time."
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+"""The version of the game-in-progress file (``saved-game.json``)."""
+STATISTICS_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """The game in progress as the autosave keeps it: the game, the computer players' levels, how far it has
+    been told, and the messages the player heard."""
+
+    game: Game
+    levels: tuple[str, ...]
+    told: int
+    early: frozenset[int]
+    passed: int
+    table: str
+    """This table's name, so the statistics count each of its games once."""
+    history: tuple[str, ...]
+
+    def to_json(self, moment: str) -> dict[str, object]:
+        """The file's contents (``moment`` is for people and tests reading it: the game reads the log)."""
+        return {"version": SAVE_VERSION, "moment": moment, "table": self.table, "levels": list(self.levels),
+                "told": self.told, "early": sorted(self.early), "passed": self.passed,
+                "game": self.game.to_json(), "history": list(self.history)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> SavedTable:
+        """The inverse of `to_json`; ValueError when anything does not fit the game."""
+        try:
+            game = Game.from_json(data["game"])  # type: ignore[arg-type]  # checked by the game itself
+        except AudiocribError as error:
+            raise ValueError(str(error)) from error
+        levels, told, early, passed = data["levels"], data["told"], data["early"], data["passed"]
+        table, history = data["table"], data["history"]
+        heard = len(game.view(SEAT).events)
+        if not (isinstance(levels, list) and len(levels) == game.rules.players - 1
+                and all(level in LEVEL_NAMES for level in levels)):
+            raise ValueError("the computer players' levels do not fit the table")
+        if not (type(told) is int and 0 <= told <= heard and type(passed) is int and -1 <= passed <= heard
+                and isinstance(early, list) and all(type(i) is int and 0 <= i < heard for i in early)):
+            raise ValueError("how far the game was told does not fit its log")
+        if not isinstance(table, str) or not isinstance(history, list) or not all(
+                isinstance(line, str) for line in history):
+            raise ValueError("the table's name or the messages are not text")
+        return cls(game, tuple(levels), told, frozenset(early), passed, table, tuple(history))
 
 
 class Mode(StrEnum):
@@ -148,8 +194,8 @@ _KEY_WORDS = {
     "up": "up arrow", "down": "down arrow", "home": "Home", "end": "End", "backspace": "Backspace",
     "c-c": "Control C",
 }
-MAIN_ITEMS = ("new game", "table setup", "practice", "settings", "keys", "quit")
-GAME_MENU_ITEMS = ("resume", "settings", "save and quit", "quit without saving")
+MAIN_ITEMS = ("new game", "table setup", "practice", "statistics", "settings", "keys", "quit")
+GAME_MENU_ITEMS = ("resume", "settings", "save and quit", "abandon the game and quit")
 
 
 def key_words(keys: tuple[str, ...]) -> str:
@@ -162,8 +208,11 @@ def key_words(keys: tuple[str, ...]) -> str:
 class Session:
     """One run of the shell: the menus, the table setup, the settings and the game being played.
 
-    ``save_path`` is where "save and quit" writes the game (None: saving is not offered to work); ``clock`` is
-    read for the counting timer, so a test can replace it.
+    ``save_path`` is where the game in progress is kept, written after every move (None: games are not kept);
+    the statistics and practice figures are kept beside it. ``settings_file`` keeps the settings and the default
+    table when they change. ``open_speech`` starts a speech mode when the player chooses another in the settings
+    (None: the choice takes effect at the next start). ``clock`` is read for the counting timer, so a test can
+    replace it.
     """
 
     def __init__(
@@ -175,6 +224,8 @@ class Session:
         save_path: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
         player: SoundPlayer | None = None,
+        settings_file: SettingsFile | None = None,
+        open_speech: Callable[[str], Speaker | FallbackSpeaker] | None = None,
     ) -> None:
         self.announcer = announcer
         self.settings = settings if settings is not None else Settings()
@@ -210,6 +261,21 @@ class Session:
         self.finished = False
         """True once the player has quit."""
         self.keys_pressed = 0
+        self.settings_file = settings_file
+        self.open_speech = open_speech
+        self.levels: tuple[str, ...] = ()
+        self.table = ""
+        """The name of the table being played, for the statistics."""
+        self.saved: SavedTable | None = None
+        """An unfinished game found at the start, offered for resume."""
+        self.statistics = Statistics()
+        self.statistics_path = save_path.with_name("statistics.json") if save_path is not None else None
+        self.stats_seen = 0
+        """How many of the game's events the statistics have looked at."""
+        self.unsaved: set[str] = set()
+        """The files whose failure to be written the player has heard about (said once each)."""
+        self.confirm_at = -1
+        """The key press that asked to confirm a new game over an unfinished one."""
         record = save_path.with_name("practice.json") if save_path is not None else None
         self.drills = Drills(self.say, clock, record, seed)
 
@@ -224,11 +290,57 @@ class Session:
         self.say(WELCOME)
         for notice in self.start_notices:
             self.say(notice)
-        if self._saved_game_text() is not None:
-            self.say("A saved game is waiting: choose Resume the saved game.")
+        for notice in self._read_files():
+            self.say(notice)
         self.mode = Mode.MAIN
         self.menu_index = 0
+        if self.saved is not None:
+            self.say(f"An unfinished game is waiting: {self._describe_saved(self.saved)} Press Enter to resume it.")
         self._say_item(prefix="Main menu: ")
+
+    def _read_files(self) -> list[str]:
+        """Read the game in progress, the statistics and the practice figures; a sentence for each damaged one."""
+        notices = []
+        if self.save_path is not None:
+            loaded = files.load(self.save_path, "saved game", SAVE_VERSION, SavedTable.from_json,
+                                "it cannot be resumed")
+            self.saved = loaded.value
+            notices.append(loaded.notice)
+        if self.statistics_path is not None:
+            stats = files.load(self.statistics_path, "statistics", STATISTICS_VERSION, Statistics.from_json,
+                               "they start afresh")
+            self.statistics = stats.value if stats.value is not None else Statistics()
+            notices.append(stats.notice)
+        notices.append(self.drills.load())
+        return [notice for notice in notices if notice]
+
+    def _describe_saved(self, saved: SavedTable) -> str:
+        rules = saved.game.rules
+        view = saved.game.view(SEAT)
+        game = f", game {_number(view.game_number)}" if rules.match_games > 1 else ""
+        return f"{rules.describe()}{game}. {answers.scores(view)}"
+
+    def _write(self, what: str, write: Callable[[], None]) -> None:
+        """Write one of the player's files (``what``: "game", "settings", "statistics"); if it cannot be written,
+        say so once (the game goes on)."""
+        try:
+            write()
+        except OSError as error:
+            if what not in self.unsaved:
+                self.unsaved.add(what)
+                self.say(f"Your {what} cannot be saved ({error.strerror or 'an error of the system'}); "
+                         "audiocrib goes on without it.")
+        else:
+            self.unsaved.discard(what)
+
+    def _keep_settings(self, name: str | None = None) -> None:
+        """The player changed a setting (``name``) or the table: keep them for the next start."""
+        file = self.settings_file
+        if file is None:
+            return
+        if name is not None:
+            file.changed(name)
+        self._write("settings", lambda: file.save(self.settings, self.setup))
 
     # ------------------------------------------------------------ keys
     @property
@@ -239,6 +351,10 @@ class Session:
             return self.drills.moment
         if self.mode is not Mode.GAME:
             return self.mode.value
+        return self._game_moment()
+
+    def _game_moment(self) -> str:
+        """The game's moment, whatever menu is open over it."""
         assert self.game is not None
         if self.holding:
             return "review"
@@ -349,7 +465,7 @@ class Session:
     # ------------------------------------------------------------ menus
     def _items(self) -> tuple[str, ...]:
         if self.mode is Mode.MAIN:
-            saved = ("resume the saved game",) if self._saved_game_text() is not None else ()
+            saved = ("resume the unfinished game",) if self.saved is not None else ()
             return (*saved, *MAIN_ITEMS)
         if self.mode is Mode.SETUP:
             return (*self.setup.menu_settings(), "start the game")
@@ -416,11 +532,16 @@ class Session:
             return
         if self.mode is Mode.SETUP:
             self.setup, note = self.setup.step(item, direction)
+            self._keep_settings()
             items = self._items()
             self.menu_index = items.index(item) if item in items else min(self.menu_index, len(items) - 1)
             self.say(f"{self._item_text(item)}." + (f" {note}" if note else ""))
             return
         self.settings.step(item, direction)
+        self._keep_settings(item)
+        if item == "speech":
+            self._switch_speech()
+            return
         self._apply_settings()
         self.say(f"{self._item_text(item)}.")
 
@@ -441,13 +562,14 @@ class Session:
             return
         choices: dict[str, Callable[[], None]] = {
             "new game": self._new_game, "start the game": self._new_game,
-            "resume the saved game": self._resume_saved,
+            "resume the unfinished game": self._resume_saved,
+            "statistics": self._say_statistics,
             "table setup": lambda: self._enter_menu(Mode.SETUP, "Table setup: "),
             "practice": lambda: self._enter_menu(Mode.PRACTICE, "Practice: "),
             "settings": self._open_settings, "keys": lambda: self._every_key(key),
             "quit": lambda: self._quit_now(key), "back": self._leave_settings,
             "resume": self._resume, "save and quit": self._save_and_quit,
-            "quit without saving": lambda: self._quit_now(key),
+            "abandon the game and quit": self._abandon,
         }
         choices[item]()
 
@@ -497,6 +619,21 @@ class Session:
         else:
             self._say_item(prefix="Main menu: ")
 
+    def _switch_speech(self) -> None:
+        """Speak from now on in the mode just chosen (or, with no way to start it here, from the next start)."""
+        text = f"{self._item_text('speech')}."
+        if self.open_speech is None:
+            self.say(f"{text} This takes effect the next time audiocrib starts.")
+            return
+        try:
+            speaker = self.open_speech(self.settings.speech)
+        except Exception as error:  # a backend that cannot start leaves the speech as it was
+            self.say(f"That speech could not start ({type(error).__name__}); the speech stays as it was.")
+            return
+        self.announcer.replace_speaker(speaker)
+        self._apply_settings()
+        self.say(text)
+
     def _apply_settings(self) -> None:
         self.announcer.show_text = self.settings.show_text
         if self.narrator is not None:
@@ -516,77 +653,101 @@ class Session:
 
     # ------------------------------------------------------------ the game: start, save, resume
     def _new_game(self) -> None:
+        if self.saved is not None and self.confirm_at != self.keys_pressed - 1:
+            self.confirm_at = self.keys_pressed
+            self.say("A new game replaces your unfinished one. Press Enter again to start it, "
+                     "or choose Resume the unfinished game.")
+            return
         setup = self.setup
         rules = setup.rules()
         game = Game(rules, setup.names(), seed=self.seed, manual_seats=(SEAT,))
         self.say(f"New game: {setup.describe()}")
-        self._begin(game, setup.levels, told=0)
+        self.saved = None
+        self._begin(SavedTable(game, setup.levels, 0, frozenset(), -1, secrets.token_hex(8), ()))
 
-    def _begin(self, game: Game, levels: tuple[str, ...], told: int) -> None:
-        self.game = game
+    def _begin(self, table: SavedTable) -> None:
+        game = self.game = table.game
         mistakes = COUNT_MISTAKES if game.rules.muggins else 0.0
         self.players = [None, *(load_player(level, seed=game.seed * 8 + seat, count_mistakes=mistakes)
-                                for seat, level in enumerate(levels, start=1))]
-        self.levels = levels
+                                for seat, level in enumerate(table.levels, start=1))]
+        self.levels = table.levels
+        self.table = table.table
         self.narrator = Narrator(game.names, game.rules, SEAT, self.settings.verbosity)
-        if told:
-            self.narrator.tell_all(game.view(SEAT).events[:told])  # the narrator's memory, unspoken
-        self.told = told
-        self.early = set()
-        self.passed = -1
+        events = game.view(SEAT).events
+        # the narrator's memory, unspoken: what was told, in the order it was told
+        self.narrator.tell_all(events[: table.told])
+        self.narrator.tell_all(tuple(events[i] for i in sorted(table.early) if i >= table.told))
+        self.told = table.told
+        self.early = set(table.early)
+        self.passed = table.passed
         self.holding = False
+        self.stats_seen = 0
         self.mode = Mode.GAME
         self.count_asked = -1
         self._settle()
 
-    def _saved_game_text(self) -> str | None:
-        if self.save_path is None:
-            return None
-        try:
-            return self.save_path.read_text(encoding="utf-8")
-        except OSError:
-            return None
+    def _autosave(self) -> None:
+        """Keep the game in progress (after every move), or once the match is over, let it go."""
+        if self.save_path is None or self.game is None:
+            return
+        path = self.save_path
+        if self.game.over:
+            self._write("game", lambda: path.unlink(missing_ok=True))
+            return
+        table = SavedTable(self.game, self.levels, self.told, frozenset(self.early), self.passed, self.table,
+                           self.announcer.history.messages)
+        self._write("game", lambda: files.save(path, table.to_json(self._game_moment())))
+
+    def _count_games(self) -> None:
+        """Add the games won since last looked to the statistics, and keep them."""
+        assert self.game is not None
+        events = self.game.events
+        news = any(isinstance(e, GameWon | MatchWon) for e in events[self.stats_seen:])
+        self.stats_seen = len(events)
+        if not news or not self.statistics.record(self.game, self.table, self.levels, SEAT):
+            return
+        path = self.statistics_path
+        if path is not None:
+            data = {"version": STATISTICS_VERSION, **self.statistics.to_json()}
+            self._write("statistics", lambda: files.save(path, data, readable=True))
 
     def _save_and_quit(self) -> None:
-        assert self.game is not None
         if self.save_path is None:
-            self.say("This session has no place to save games; choose Quit without saving, or Resume.")
+            self.say("This session has no place to keep games; choose Abandon the game and quit, or Resume.")
             return
-        data = {"version": SAVE_VERSION, "game": self.game.to_json(), "levels": list(self.levels),
-                "told": self.told}
-        try:
-            self.save_path.parent.mkdir(parents=True, exist_ok=True)
-            partial = self.save_path.with_suffix(".partial")
-            partial.write_text(json.dumps(data), encoding="utf-8")
-            os.replace(partial, self.save_path)
-        except OSError as error:
-            self.say(f"The game could not be saved ({error.strerror or 'unknown error'}); it goes on.")
+        self._autosave()
+        if "game" in self.unsaved:
             self._resume()
             return
         self.say("Game saved. Goodbye.")
         self.finished = True
 
+    def _abandon(self) -> None:
+        if self.save_path is not None:
+            path = self.save_path
+            self._write("game", lambda: path.unlink(missing_ok=True))
+        self.say("The game is abandoned. Goodbye.")
+        self.finished = True
+
     def _resume_saved(self) -> None:
-        text = self._saved_game_text()
-        try:
-            if text is None:
-                raise ValueError
-            data = json.loads(text)
-            if data.get("version") != SAVE_VERSION:
-                raise ValueError
-            game = Game.from_json(data["game"])
-            levels = tuple(str(level) for level in data["levels"])
-            told = int(data["told"])
-        except (ValueError, KeyError, TypeError, AudiocribError):
-            self.say("The saved game cannot be read; start a new game instead.")
+        saved = self.saved
+        if saved is None:  # pragma: no cover - the item is offered only with a saved game
+            self.say("There is no unfinished game.")
             return
-        assert self.save_path is not None
-        self.save_path.unlink(missing_ok=True)
-        self.say("Resuming the saved game.")
-        self._begin(game, levels, told)
-        if self.told:
+        self.saved = None
+        self.announcer.history.restore(saved.history)
+        self.say("Resuming the unfinished game.")
+        self._begin(saved)
+        if self.told and not self.holding:
             self.say(answers.scores(self.view()))
-            self.say(self._prompt_text())
+            if self.moment not in ("discard", "play", "count"):  # the prompt, if any, was just said
+                self.say(self._prompt_text())
+
+    def _say_statistics(self) -> None:
+        for line in self.statistics.summary():
+            self.say(line)
+        practice = self.drills.all_time_text()
+        self.say(f"Practice: {practice}" if practice else "No practice yet.")
 
     def _open_game_menu(self, key: str) -> None:
         self.mode = Mode.GAME_MENU
@@ -612,8 +773,11 @@ class Session:
         return self.game.view(SEAT)
 
     def _settle(self) -> None:
-        """After any change: narrate the news (stopping at a pause), the bots laying away as a deal begins."""
+        """After any change: narrate the news (stopping at a pause), the bots laying away as a deal begins; then
+        count any game won in the statistics, and keep the game."""
         self._catch_up()
+        self._count_games()
+        self._autosave()
 
     def _bots_lay_away(self) -> bool:
         """The computer players lay away at once (not paced: everyone lays away together); True if any did."""
@@ -621,8 +785,7 @@ class Session:
         game = self.game
         bots = sorted(s for s in game.waiting_for() if s != SEAT) if game.phase is Phase.DISCARD else []
         for seat in bots:
-            player = self.players[seat]
-            assert player is not None
+            player = self._bot(seat)
             game.apply(Discard(seat, tuple(player.discard(game.view(seat)))))
         return bool(bots)
 
@@ -659,7 +822,7 @@ class Session:
             if self._pauses_before(self.told, events):
                 self.holding = True
                 if not was_holding:
-                    self.snapshot = self.game.at(self.told).view(SEAT)
+                    self.snapshot = self.game.at(self.told, {i for i in self.early if i >= self.told}).view(SEAT)
                     self.next_up = "game" if isinstance(events[self.told], GameStarted) else "deal"
                     self.say(self._prompt_text())
                 return
@@ -695,6 +858,7 @@ class Session:
 
     def _toggle_sounds(self, key: str) -> None:
         self.settings.sounds = not self.settings.sounds
+        self._keep_settings("sounds")
         self.say("Sounds on." if self.settings.sounds else "Sounds off.")
         self.cue("card")
 
@@ -730,6 +894,17 @@ class Session:
         return (self.mode is Mode.GAME and not self.holding and self.game is not None and not self.game.over
                 and self.moment == "waiting" and bool(self.game.waiting_for()))
 
+    def _bot(self, seat: int) -> Player:
+        """The computer player at ``seat``, its random source set from the position (so a resumed game goes on
+        exactly as it would have: the same cards to come and the same choices)."""
+        assert self.game is not None
+        player = self.players[seat]
+        assert player is not None
+        reseed: Callable[..., None] | None = getattr(player, "reseed", None)
+        if reseed is not None:
+            reseed(self.game.seed, seat, len(self.game.events))
+        return player
+
     def bot_move(self) -> tuple[int, Action]:
         """The next computer player's move, decided from its own view; (events so far, action).
 
@@ -737,8 +912,7 @@ class Session:
         """
         assert self.game is not None
         seat = min(self.game.waiting_for())
-        player = self.players[seat]
-        assert player is not None
+        player = self._bot(seat)
         stamp = len(self.game.events)
         view = self.game.view(seat)
         if self.game.phase is Phase.PLAY:
@@ -892,7 +1066,7 @@ class Session:
         self.passed = self.told
         self.holding = False
         self.snapshot = None
-        self._catch_up()
+        self._settle()
 
     def _hurry(self, key: str) -> None:
         assert self.game is not None

@@ -11,25 +11,38 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
 
 from audiocrib.narrator import Verbosity
+from audiocrib.shell.files import load, save
+from audiocrib.shell.tablesetup import TableSetup
+from audiocrib.speech import MODES
 
-__all__ = ["PACES", "SETTING_NAMES", "Settings"]
+__all__ = ["PACES", "SETTINGS_VERSION", "SETTING_NAMES", "Settings", "SettingsFile"]
 
 PACES = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
 """Seconds between the computer players' moves in the play."""
+SPEECH_WORDS = {"auto": "your screen reader, or else the built-in voice", "screenreader": "your screen reader",
+                "tts": "the built-in voice", "none": "none, text lines only"}
 RATES = tuple(range(100, 401, 25))
 VOLUMES = tuple(range(10, 101, 10))
 VERBOSITIES = (Verbosity.BRIEF, Verbosity.NORMAL, Verbosity.FULL)
-SETTING_NAMES = ("verbosity", "pace", "silence_on_key", "show_text", "rate", "volume", "sounds", "sound_volume",
-                 "sounds_for_words")
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "speech": MODES, "verbosity": VERBOSITIES, "pace": PACES, "rate": RATES, "volume": VOLUMES,
+    "sound_volume": VOLUMES,
+}
+SETTING_NAMES = ("speech", "verbosity", "pace", "silence_on_key", "show_text", "rate", "volume", "sounds",
+                 "sound_volume", "sounds_for_words")
 
 
 @dataclass(slots=True)
 class Settings:
     """What the player chose; the settings menu changes it in place."""
 
+    speech: str = "auto"
+    """How audiocrib speaks: one of `audiocrib.speech.MODES`."""
     verbosity: Verbosity = Verbosity.NORMAL
     pace: float = 1.5
     """Seconds between the computer players' moves; any key hurries the next one."""
@@ -51,7 +64,7 @@ class Settings:
     def label(self, name: str) -> str:
         """The menu label of setting ``name``."""
         return {
-            "verbosity": "Verbosity", "pace": "Pause between computer moves",
+            "speech": "Speech", "verbosity": "Verbosity", "pace": "Pause between computer moves",
             "silence_on_key": "A key press stops speech", "show_text": "Show text lines",
             "rate": "Voice rate", "volume": "Voice volume", "sounds": "Sounds",
             "sound_volume": "Sound volume", "sounds_for_words": "At brief verbosity, sounds alone for go and last",
@@ -62,6 +75,8 @@ class Settings:
         value = getattr(self, name)
         if isinstance(value, bool):
             return "on" if value else "off"
+        if name == "speech":
+            return SPEECH_WORDS[value]
         if name == "pace":
             return "none" if value == 0 else ("1 second" if value == 1 else f"{value:g} seconds")
         if name == "rate":
@@ -76,9 +91,98 @@ class Settings:
         if isinstance(value, bool):
             setattr(self, name, not value)
             return
-        choices: tuple[object, ...] = {
-            "verbosity": VERBOSITIES, "pace": PACES, "rate": RATES, "volume": VOLUMES, "sound_volume": VOLUMES,
-        }[name]
+        choices = _CHOICES[name]
         index = choices.index(value) if value in choices else 0
         index = max(0, min(len(choices) - 1, index + direction))
         setattr(self, name, choices[index])
+
+    def to_json(self) -> dict[str, Any]:
+        """Every setting by name, as kept in the settings file.
+
+        >>> Settings.from_json(Settings(rate=250).to_json()) == Settings(rate=250)
+        True
+        """
+        return {name: (value.value if isinstance(value, Verbosity) else value)
+                for name, value in ((f.name, getattr(self, f.name)) for f in fields(self))}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        """The inverse of `to_json`. A setting left out keeps its default (a file from before it existed); one
+        with a value the menu does not offer raises ValueError naming it."""
+        settings = cls()
+        for name in (f.name for f in fields(cls)):
+            if name not in data:
+                continue
+            value = data[name]
+            default = getattr(settings, name)
+            if name == "verbosity":
+                value = Verbosity(value)
+            elif isinstance(default, bool):
+                if type(value) is not bool:
+                    raise ValueError(f"the setting {name} must be true or false")
+            elif name == "pace" and type(value) is int:
+                value = float(value)
+            choices = _CHOICES.get(name)
+            if choices is not None and value not in choices:
+                raise ValueError(f"the setting {name} has a value the menu does not offer: {value!r}")
+            setattr(settings, name, value)
+        return settings
+
+
+SETTINGS_VERSION = 1
+
+
+class SettingsFile:
+    """``settings.json``: the settings and the default table, in a file a person can read and edit.
+
+    Command-line options change the settings for one run only: `override` sets a value and remembers the one in
+    the file, and `save` writes the remembered value back, until the player changes that setting in the menu.
+
+    >>> import tempfile
+    >>> file = SettingsFile(Path(tempfile.mkdtemp()) / "settings.json")
+    >>> settings, setup, notice = file.load()
+    >>> file.override(settings, "rate", 300)
+    >>> settings.step("volume", -1)
+    >>> file.save(settings, setup)
+    >>> again, _, _ = file.load()
+    >>> again.rate, again.volume
+    (200, 90)
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.kept: dict[str, Any] = {}
+        """The file's values of the settings overridden for this run."""
+
+    def load(self) -> tuple[Settings, TableSetup, str | None]:
+        """The settings and table in the file (the defaults if there is none), and a sentence if it was damaged."""
+        if self.path is None:
+            return Settings(), TableSetup(), None
+        loaded = load(self.path, "settings", SETTINGS_VERSION, _parse, "the defaults are used")
+        if loaded.value is None:
+            return Settings(), TableSetup(), loaded.notice
+        settings, setup = loaded.value
+        return settings, setup, None
+
+    def override(self, settings: Settings, name: str, value: Any) -> None:
+        """Set ``name`` for this run only."""
+        self.kept.setdefault(name, getattr(settings, name))
+        setattr(settings, name, value)
+
+    def changed(self, name: str) -> None:
+        """The player chose ``name`` in the menu: from now on it is saved."""
+        self.kept.pop(name, None)
+
+    def save(self, settings: Settings, setup: TableSetup) -> None:
+        """Write the settings and table (raises OSError if the file cannot be written)."""
+        if self.path is None:
+            return
+        values = settings.to_json()
+        for name, value in self.kept.items():
+            values[name] = value.value if isinstance(value, Verbosity) else value
+        save(self.path, {"version": SETTINGS_VERSION, **values, "table": setup.to_json()}, readable=True)
+
+
+def _parse(data: dict[str, Any]) -> tuple[Settings, TableSetup]:
+    setup = TableSetup.from_json(data["table"]) if "table" in data else TableSetup()
+    return Settings.from_json(data), setup

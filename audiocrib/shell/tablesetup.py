@@ -75,6 +75,39 @@ class TableSetup:
             muggins=self.muggins, wrong_muggins=self.wrong_muggins if self.muggins else 0,
         )
 
+    def to_json(self) -> dict[str, object]:
+        """The table as kept in the settings file.
+
+        >>> setup, _ = TableSetup().step("players", 1)
+        >>> TableSetup.from_json(setup.to_json()) == setup
+        True
+        """
+        return {"players": self.players, "teams": self.teams, "variant": self.variant.value,
+                "target": self.target, "match_games": self.match_games, "skunks": self.skunks,
+                "manual_counting": self.manual_counting, "count_timer": self.count_timer, "muggins": self.muggins,
+                "wrong_muggins": self.wrong_muggins, "levels": list(self.levels)}
+
+    @classmethod
+    def from_json(cls, data: object) -> TableSetup:
+        """The inverse of `to_json`: a table the menu could have made, or ValueError (say what is wrong)."""
+        if not isinstance(data, dict):
+            raise ValueError("the table is not a set of named values")
+        whole = {name: data[name] for name in ("players", "teams", "target", "match_games", "wrong_muggins")}
+        flags = {name: data[name] for name in ("skunks", "manual_counting", "muggins")}
+        if not all(type(v) is int for v in whole.values()) or not all(type(v) is bool for v in flags.values()):
+            raise ValueError("a table setting has the wrong kind of value")
+        timer, levels = data["count_timer"], data["levels"]
+        if timer not in TIMERS or type(timer) not in (int, type(None)):
+            raise ValueError(f"the counting timer {timer!r} is not one the menu offers")
+        if not isinstance(levels, list) or not all(level in LEVEL_NAMES for level in levels):
+            raise ValueError("the computer players' levels are not known")
+        setup = cls(variant=Variant(data["variant"]), count_timer=timer, levels=tuple(levels),
+                    **whole, **flags)
+        fixed, note = setup._fixed()
+        if note or fixed != setup or (setup.target not in (0, *TARGETS)) or setup.match_games not in MATCHES:
+            raise ValueError("the table is not one the menu offers")
+        return setup
+
     def names(self) -> tuple[str, ...]:
         """Every seat's name: "You", then the computer players."""
         return ("You", *BOT_NAMES[: self.players - 1])
