@@ -8,6 +8,7 @@ Dispatcher is missing, and never under CI.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -73,6 +74,27 @@ def daemon() -> Iterator[SpeechDispatcher]:
         yield running
 
 
+def finish_from_the_autosave(terminal: Terminal, save: Path, timeout: float = 120.0) -> None:
+    """Press a steady player's keys, read from the program's autosave, until the match is over (the save goes)."""
+    from audiocrib.shell.session import SavedTable
+    from tests.autoplay import keys_for
+
+    end = time.monotonic() + timeout
+    last: tuple[object, ...] = ()
+    while save.exists():
+        assert time.monotonic() < end, "the game did not finish"
+        try:
+            data = json.loads(save.read_text())
+        except FileNotFoundError:
+            break
+        saved = SavedTable.from_json(data)
+        stand = (len(saved.game.events), saved.told, saved.passed, data["moment"])
+        if stand != last:  # keys once for each moment
+            last = stand
+            terminal.keys(*({"enter": "Enter"}.get(key, key) for key in keys_for(data["moment"], saved.game)))
+        time.sleep(0.05)
+
+
 def start(daemon: SpeechDispatcher, tmp_path: Path, name: str, term: str = "xterm-256color",
           speech: str = "screenreader") -> Terminal:
     env = {**daemon.env(), "TERM": term, "HOME": str(tmp_path), "PATH": os.environ.get("PATH", "")}
@@ -94,6 +116,10 @@ def wait_screen(terminal: Terminal, text: str, timeout: float = 10.0) -> str:
 
 def test_a_game_in_a_real_terminal_is_spoken_through_speech_dispatcher(daemon: SpeechDispatcher,
                                                                        tmp_path: Path) -> None:
+    from audiocrib.shell.settings import Settings, SettingsFile
+    from audiocrib.shell.tablesetup import TableSetup
+
+    SettingsFile(tmp_path / "settings.json").save(Settings(), TableSetup(target=61, levels=("easy",)))
     terminal = start(daemon, tmp_path, "game")
     try:
         daemon.wait_for("Main menu: New game. 1 of 7.", timeout=15)
@@ -120,13 +146,22 @@ def test_a_game_in_a_real_terminal_is_spoken_through_speech_dispatcher(daemon: S
         terminal.keys("s")
         screen = wait_screen(terminal, "using text lines instead")
         assert screen.count("using text lines instead") == 1
-        terminal.keys("t")
-        time.sleep(0.3)
+        # The window is resized, and keys it does not know arrive: the game takes no harm.
+        for columns, rows in ((50, 15), (132, 43), (80, 24)):
+            terminal.tmux("resize-window", "-t", terminal.name, "-x", str(columns), "-y", str(rows))
+            time.sleep(0.1)
+        terminal.keys("F7", "PageUp", "Tab", "x", "C-a")
+        wait_screen(terminal, "The x key does nothing now.")
         assert terminal.alive()
-        # Quit from the game menu.
+        # The game menu, then back to finish the game, on the steady player's keys read from the autosave.
         terminal.keys("Escape")
         wait_screen(terminal, "Game menu: Resume. 1 of 4.")
-        terminal.keys("Up", "Enter")
+        terminal.keys("Enter")
+        finish_from_the_autosave(terminal, tmp_path / "saved-game.json")
+        stats = json.loads((tmp_path / "statistics.json").read_text())
+        assert stats["total"]["games"] == 1
+        wait_screen(terminal, "Press Enter for the main menu.")
+        terminal.keys("Enter", "Escape")
         end = time.monotonic() + 10
         while terminal.alive():
             assert time.monotonic() < end, "the program did not quit"
@@ -141,6 +176,7 @@ def test_a_game_in_a_real_terminal_is_spoken_through_speech_dispatcher(daemon: S
     transcript = (tmp_path / "transcript.txt").read_text().splitlines()
     assert transcript[:2] == ["Welcome to audiocrib. Press F1 for help at any time.", "Main menu: New game. 1 of 7."]
     assert "Game menu: Resume. 1 of 4." in transcript
+    assert any(line.endswith("Press Enter for the main menu.") or "wins" in line for line in transcript)
 
 
 def test_it_works_under_a_dumb_terminal_with_text_lines_only(daemon: SpeechDispatcher, tmp_path: Path) -> None:

@@ -1,0 +1,222 @@
+"""Kill the real program at random moments of a scripted game, start it again, and check nothing is lost.
+
+The installed ``audiocrib`` runs in a pseudo-terminal with text lines only. The test plays a steady player's keys
+(`tests.autoplay`), chosen from what the program's own autosave says: the moment and the game. At a random instant
+(during the start, a resume, a key, a computer player's move or a write of the save) the process gets SIGKILL.
+After every kill:
+
+- the save on disk is readable (never set aside as damaged) and its game is a beginning of the same game played
+  without a break (`reference`): the same cards, the same moves so far;
+- started again, the program offers it, resumes it with the messages heard before the kill, and the game it goes
+  on with is still a beginning of that same game.
+
+When a game ends, the statistics must hold its result, and the next game begins, until at least 50 kills.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from audiocrib.game import Game
+from audiocrib.shell.session import SavedTable
+from audiocrib.shell.settings import Settings, SettingsFile
+from audiocrib.shell.tablesetup import TableSetup
+from tests.autoplay import keys_for
+from tests.shell_driver import KEY_BYTES, Table, run
+
+PROGRAM = Path(sys.executable).parent / "audiocrib"
+KILLS = 50
+SETUPS = [
+    TableSetup(target=61, manual_counting=True, muggins=True, levels=("easy",)),
+    TableSetup(players=3, target=61, levels=("beginner", "easy")),
+    TableSetup(target=61, levels=("medium",)),
+]
+
+
+class Program:
+    """``audiocrib`` in a pseudo-terminal; what it prints is collected as it comes."""
+
+    def __init__(self, folder: Path, seed: int) -> None:
+        master, slave = pty.openpty()
+        env = {**os.environ, "TERM": "xterm-256color", "HOME": str(folder)}
+        self.process = subprocess.Popen(
+            [str(PROGRAM), "--speech", "none", "--no-sound", "--pace", "0", "--seed", str(seed),
+             "--data-dir", str(folder)],
+            stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+        os.close(slave)
+        self.master = master
+        self.output = bytearray()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.output.extend(data)
+
+    def text(self) -> str:
+        return self.output.decode("ascii", "replace")
+
+    def wait_for(self, words: str, timeout: float = 20.0) -> bool:
+        """True once ``words`` has been printed; False if the program died or the time ran out first."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if words in self.text():
+                return True
+            if self.process.poll() is not None:
+                return words in self.text()
+            time.sleep(0.005)
+        raise AssertionError(f"{words!r} never came:\n{self.text()[-3000:]}")
+
+    def press(self, key: str) -> None:
+        try:
+            os.write(self.master, KEY_BYTES.get(key, key).encode())
+        except OSError:  # killed meanwhile
+            pass
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self.reader.join(timeout=5)
+        os.close(self.master)
+
+
+def reference(setup: TableSetup, seed: int, folder: Path) -> Game:
+    """The game the steady player plays at ``setup`` with ``seed``, without a break."""
+    result: list[Game] = []
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        for _ in range(3000):
+            game = table.session.game
+            assert game is not None
+            if table.session.moment == "over":
+                result.append(game)
+                return
+            await table.press(*keys_for(table.session.moment, game))
+
+    run(script, setup=setup, seed=seed, save_path=folder / "saved-game.json")
+    return result[0]
+
+
+def read_save(path: Path) -> tuple[SavedTable, str, str] | None:
+    """The save, the moment it was written at, and its text (None: no game in progress)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    data = json.loads(text)
+    return SavedTable.from_json(data), data["moment"], text
+
+
+def where_it_stands(saved: SavedTable, moment: str) -> tuple[object, ...]:
+    """What a key or a computer player's move changes (a resume rewrites the save but changes none of it)."""
+    return len(saved.game.events), saved.told, saved.passed, moment
+
+
+def wait_for_change(path: Path, stand: tuple[object, ...], deadline: float) -> None:
+    """Until the game in the save has moved on from ``stand`` (so keys are never sent twice for one moment)."""
+    while time.monotonic() < deadline:
+        found = read_save(path)
+        if found is None or where_it_stands(found[0], found[1]) != stand:
+            return
+        time.sleep(0.003)
+
+
+def is_beginning(game: Game, whole: Game) -> bool:
+    events = game.to_json()["events"]
+    return events == whole.to_json()["events"][: len(events)]
+
+
+def contains(lines: tuple[str, ...], block: tuple[str, ...]) -> bool:
+    if not block:
+        return True
+    for start in range(len(lines) - len(block) + 1):
+        if lines[start: start + len(block)] == block:
+            return True
+    return False
+
+
+def test_fifty_kills_at_random_moments_never_lose_a_game(tmp_path: Path) -> None:
+    rng = random.Random(2026)
+    kills = games = 0
+    lives: list[str] = []
+    while kills < KILLS:
+        setup, seed = SETUPS[games % len(SETUPS)], 100 + games
+        whole = reference(setup, seed, tmp_path / f"reference-{games}")
+        folder = tmp_path / f"game-{games}"
+        folder.mkdir()
+        SettingsFile(folder / "settings.json").save(Settings(), setup)
+        save = folder / "saved-game.json"
+        seen: SavedTable | None = None  # the save as the last kill left it
+        started = finished = False
+        while not finished:
+            program = Program(folder, seed)
+            deadline = time.monotonic() + rng.uniform(0.05, 2.0)  # the kill comes at a random instant
+            where = "start"
+            try:
+                if not program.wait_for("Main menu:"):
+                    raise AssertionError(f"the program ended by itself:\n{program.text()[-3000:]}")
+                if seen is not None:
+                    assert "An unfinished game is waiting" in program.text()
+                    assert "Resume the unfinished game. 1 of 8." in program.text()
+                where = "resume"
+                program.press("enter")  # resume the unfinished game, or the first new game
+                while time.monotonic() < deadline:
+                    found = read_save(save)
+                    if found is None:
+                        if started:  # the match is over, and its save let go
+                            finished = True
+                            break
+                        time.sleep(0.005)
+                        continue
+                    started = True
+                    current, moment, _ = found
+                    if seen is not None:  # resumed: the same game, and the messages heard before the kill
+                        assert is_beginning(seen.game, current.game)
+                        assert contains(current.history, seen.history[-200:])
+                    assert is_beginning(current.game, whole)
+                    where = current.game.phase.value
+                    for key in keys_for(moment, current.game):
+                        program.press(key)
+                        time.sleep(rng.uniform(0, 0.01))
+                    wait_for_change(save, where_it_stands(current, moment), deadline)
+            finally:
+                program.kill()
+            if finished:
+                break
+            kills += 1
+            lives.append(where)
+            found = read_save(save)  # readable: SavedTable.from_json raised nothing
+            assert not list(folder.glob("*.damaged*")), "a kill left a damaged file"
+            if found is not None:
+                after = found[0]
+                started = True
+                assert is_beginning(after.game, whole), "a kill left a game that is not the one being played"
+                if seen is not None:
+                    assert is_beginning(seen.game, after.game)
+                seen = after
+            elif started:  # the match ended just as it was killed
+                finished = True
+        stats = json.loads((folder / "statistics.json").read_text())
+        assert stats["total"]["games"] == 1
+        assert stats["total"]["wins"] == int(whole.events[-1].side == 0)  # type: ignore[attr-defined]
+        games += 1
+    assert kills >= KILLS
+    assert len(set(lives)) >= 3, lives  # killed in the start, the resume and the game's phases
+
