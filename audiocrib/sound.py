@@ -15,6 +15,7 @@ tell the player once; the game goes on.
 from __future__ import annotations
 
 import threading
+import time
 import wave
 from array import array
 from collections.abc import Generator, Iterable
@@ -83,6 +84,8 @@ class Mixer:
         self._lock = threading.Lock()
         self.started = 0
         """How many cues have been started (for tests and the sound test)."""
+        self.pulled = time.monotonic()
+        """When the device last asked for frames (a device that has gone away stops asking)."""
 
     @property
     def playing(self) -> int:
@@ -101,6 +104,7 @@ class Mixer:
 
     def frames(self, count: int) -> array[int]:
         """The next ``count`` samples of everything playing, at the volume, clipped to 16 bits."""
+        self.pulled = time.monotonic()
         mixed = [0.0] * count
         with self._lock:
             still: list[tuple[array[int], int]] = []
@@ -118,8 +122,11 @@ class Mixer:
 class CuePlayer:
     """Plays cues through a miniaudio device (``backends``: miniaudio's choice, for tests its null backend)."""
 
-    def __init__(self, folder: Path = SOUNDS, volume: float = 0.8, backends: list[Any] | None = None) -> None:
+    def __init__(self, folder: Path = SOUNDS, volume: float = 0.8, backends: list[Any] | None = None,
+                 stall: float = 2.0) -> None:
         self.mixer = Mixer(load_cues(folder), volume)
+        self.stall = stall
+        """Seconds without the device asking for frames after which it is taken to have gone away."""
         try:
             import miniaudio
 
@@ -147,7 +154,10 @@ class CuePlayer:
         self.mixer.muted = value
 
     def play(self, names: Iterable[str]) -> None:
-        """Start the cues ``names``."""
+        """Start the cues ``names``; raises `SoundUnavailable` if the device has stopped asking for sound (it was
+        unplugged, or its server went away), which miniaudio does not report reliably by itself."""
+        if time.monotonic() - self.mixer.pulled > self.stall:
+            raise SoundUnavailable("The sound device stopped.")
         for name in names:
             self.mixer.start(name)
 

@@ -71,3 +71,38 @@ def test_no_device_or_missing_sounds_mean_a_silent_game_and_one_sentence(tmp_pat
     assert isinstance(silent, SilentPlayer)
     assert notice == "No sound device could be opened; the game goes on without sounds."
     silent.play(["go"])  # and playing on it is harmless
+
+
+def test_a_device_that_goes_away_mid_game_leaves_the_game_in_words_with_one_sentence() -> None:
+    from audiocrib.shell.tablesetup import TableSetup
+    from tests.autoplay import keys_for
+    from tests.shell_driver import Table, run
+
+    player = CuePlayer(backends=[miniaudio.Backend.NULL], stall=0.2)
+
+    async def script(table: Table) -> None:
+        import asyncio
+
+        await table.press("enter")
+        for _ in range(10):
+            game = table.session.game
+            assert game is not None
+            await table.press(*keys_for(table.session.moment, game))
+        assert player.mixer.started > 0 and table.session.player is player
+        player._device.stop()  # the device goes away: it stops asking for sound, and says nothing
+        await asyncio.sleep(0.3)
+        for _ in range(3000):
+            game = table.session.game
+            assert game is not None
+            if table.session.moment == "over":
+                break
+            await table.press(*keys_for(table.session.moment, game))
+        notice = "The sound device stopped working; the game goes on without sounds."
+        assert table.said.count(notice) == 1
+        assert isinstance(table.session.player, SilentPlayer)
+
+    try:
+        table = run(script, setup=TableSetup(target=61, levels=("easy",)), player=player)
+    finally:
+        player.close()
+    assert table.session.game is not None and table.session.game.over  # the game was finished
