@@ -116,6 +116,7 @@ class Game:
             raise RulesError("A manual counter must be one of the table's seats.")
         self.auto_go = auto_go
         self._log: list[Event] = []
+        self._encoded: list[str] = []  # the log's events as JSON text, kept as the log grows (saved often)
         self._seen: list[list[Event]] = [[] for _ in range(n)]
         self._reset()
         if _events is None:
@@ -678,6 +679,25 @@ class Game:
     # ----------------------------------------------------------------- saving and replaying
     def to_json(self) -> dict[str, Any]:
         """Everything needed to rebuild this game: version, rules, names, seed, settings and the log."""
+        return {**self.to_json_header(), "events": [event_to_json(e) for e in self._log]}
+
+    def dumps(self) -> str:
+        """`to_json` as text.
+
+        The log only grows, so each event is written as text once and kept: saving after every move costs the
+        new events, not the whole log again.
+
+        >>> game = Game(seed=7)
+        >>> json.loads(game.dumps()) == game.to_json()
+        True
+        """
+        encoded = self._encoded
+        encoded.extend(json.dumps(event_to_json(e), separators=(",", ":")) for e in self._log[len(encoded):])
+        header = self.to_json_header()
+        return json.dumps(header, separators=(",", ":"))[:-1] + ',"events":[' + ",".join(encoded) + "]}"
+
+    def to_json_header(self) -> dict[str, Any]:
+        """`to_json` without the events."""
         return {
             "audiocrib": SAVE_VERSION,
             "rules": self.rules.to_json(),
@@ -685,12 +705,7 @@ class Game:
             "seed": self.seed,
             "manual_seats": sorted(self.manual_seats),
             "auto_go": self.auto_go,
-            "events": [event_to_json(e) for e in self._log],
         }
-
-    def dumps(self) -> str:
-        """`to_json` as text."""
-        return json.dumps(self.to_json(), separators=(",", ":"))
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Game:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -260,9 +261,9 @@ DAMAGE = {
     "truncated": (lambda good: good[: len(good) // 2], "is cut short"),
     "garbage": (lambda good: bytes(range(256)) * 4, "is not text"),
     "not json": (lambda good: b"[1, 2, 3]", "is not in audiocrib's format"),
-    "wrong version": (lambda good: good.replace(b'"version": 1', b'"version": 99')
-                      .replace(b'"version": 2', b'"version": 99'), "is from another version of audiocrib"),
-    "bad value": (lambda good: good.replace(b'"levels": ["easy"]', b'"levels": ["grandmaster"]')
+    "wrong version": (lambda good: re.sub(rb'"version": ?\d+', b'"version": 99', good, count=1),
+                      "is from another version of audiocrib"),
+    "bad value": (lambda good: re.sub(rb'"levels": ?\["easy"\]', b'"levels": ["grandmaster"]', good)
                   .replace(b'"rate": 200', b'"rate": 9999').replace(b'"counts": 3', b'"counts": -3')
                   .replace(b'"total": {"games": 0', b'"total": {"games": -1'), "is not in audiocrib's format"),
 }

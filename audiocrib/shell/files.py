@@ -106,11 +106,13 @@ def load(path: Path, what: str, version: int, parse: Callable[[dict[str, Any]], 
         return Loaded(None, f"Your {what} file {damage}, so {fallback}; the file is kept aside as {aside.name}.")
 
 
-def save(path: Path, data: dict[str, Any], *, readable: bool = False) -> None:
+def save(path: Path, data: dict[str, Any] | str, *, readable: bool = False) -> None:
     """Write ``data`` as JSON to ``path`` atomically: to ``NAME.partial``, flushed to the disk, then renamed over
-    ``path``. ``readable`` indents it for a person to read. Raises OSError when it cannot be written."""
+    ``path``. ``data`` may be JSON text already. ``readable`` indents it for a person to read. Raises OSError
+    when it cannot be written."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, indent=2 if readable else None, ensure_ascii=True) + "\n"
+    text = data if isinstance(data, str) else json.dumps(data, indent=2 if readable else None, ensure_ascii=True)
+    text += "\n"
     partial = path.with_name(path.name + ".partial")
     with open(partial, "w", encoding="utf-8", newline="\n") as file:
         file.write(text)

@@ -27,6 +27,7 @@ answer from the game as it stood at that moment.
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections.abc import Callable
@@ -80,11 +81,11 @@ class SavedTable:
     """This table's name, so the statistics count each of its games once."""
     history: tuple[str, ...]
 
-    def to_json(self, moment: str) -> dict[str, object]:
-        """The file's contents (``moment`` is for people and tests reading it: the game reads the log)."""
-        return {"version": SAVE_VERSION, "moment": moment, "table": self.table, "levels": list(self.levels),
-                "told": self.told, "early": sorted(self.early), "passed": self.passed,
-                "game": self.game.to_json(), "history": list(self.history)}
+    def dumps(self, moment: str) -> str:
+        """The file's text (``moment`` is for people and tests reading it: a resume reads the log)."""
+        data = {"version": SAVE_VERSION, "moment": moment, "table": self.table, "levels": list(self.levels),
+                "told": self.told, "early": sorted(self.early), "passed": self.passed, "history": list(self.history)}
+        return json.dumps(data, separators=(",", ":"))[:-1] + ',"game":' + self.game.dumps() + "}"
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> SavedTable:
@@ -696,7 +697,7 @@ class Session:
             return
         table = SavedTable(self.game, self.levels, self.told, frozenset(self.early), self.passed, self.table,
                            self.announcer.history.messages)
-        self._write("game", lambda: files.save(path, table.to_json(self._game_moment())))
+        self._write("game", lambda: files.save(path, table.dumps(self._game_moment())))
 
     def _count_games(self) -> None:
         """Add the games won since last looked to the statistics, and keep them."""
