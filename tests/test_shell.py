@@ -714,3 +714,11 @@ def test_the_sound_test_plays_each_cue_with_its_name() -> None:
         assert said[-1].startswith("Settings: Sound test.")
 
     run(script, player=player)
+
+
+def test_a_line_feed_is_enter_as_before_the_terminal_is_in_raw_mode() -> None:
+    async def script(table: Table) -> None:
+        said = await table.press("\n")
+        assert said[0].startswith("New game: ")
+
+    run(script, setup=TableSetup(levels=("beginner",)))

@@ -32,6 +32,7 @@ os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")  # never ask the terminal wh
 KEY_NAMES: dict[str, str] = {
     "escape": "escape", "f1": "f1", "f2": "f2", "left": "left", "right": "right", "up": "up", "down": "down",
     "home": "home", "end": "end", "enter": "enter", "space": "space", "backspace": "backspace", "c-c": "c-c",
+    "c-j": "enter",  # Enter pressed before the terminal is in raw mode arrives as a line feed
     **{ch: ch for ch in "abcdefghijklmnopqrstuvwxyz0123456789,.<>?"},
 }
 """prompt_toolkit's key name for each key the session has a name for."""
