@@ -824,7 +824,8 @@ def _moves(events: Iterable[Event], auto_go: bool) -> Iterator[Action]:
             yield CountTimeout(event.seat)
         elif isinstance(event, HandShown) and event.claimed is not None:
             yield ClaimCount(event.seat, event.claimed)
-        elif isinstance(event, MugginsCalled) and not isinstance(previous, MugginsCalled):
+        elif isinstance(event, MugginsCalled) and not (isinstance(previous, MugginsCalled)
+                                                       and previous.seat == event.seat):
             yield CallMuggins(event.seat)  # one call takes every short count open, in a row of events
         elif isinstance(event, PointsGiven) and event.reason == "wrong muggins":
             yield CallMuggins(event.offender)

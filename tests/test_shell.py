@@ -247,7 +247,7 @@ def test_illegal_keys_and_moves_get_one_sentence_and_change_nothing() -> None:
         before = game.state_key()
         assert await table.answer("enter") == "Mark two cards for the crib first; zero marked."
         assert await table.answer("z") == "The z key does nothing now. Press F1 for help."
-        assert await table.answer("f5") == "The f5 key does nothing now. Press F1 for help."
+        assert await table.answer("f5") == "The F5 key does nothing now. Press F1 for help."
         await table.press("1", "2")
         assert (await table.answer("3")).startswith("You already marked two")
         assert await table.answer("9") == "You hold only six cards."

@@ -68,6 +68,18 @@ def build_application(session: Session, input: Input | None = None, output: Outp
         """Any other key: the session answers that it does nothing here."""
         session.press(_spoken_key(event))
 
+    # prompt_toolkit's own mouse bindings would act on (and fail on) a mouse report from a terminal left in mouse
+    # mode, or on keys typed fast enough to look like one: these come first.
+    @bindings.add(Keys.Vt100MouseEvent)
+    @bindings.add(Keys.WindowsMouseEvent)
+    def _mouse(event: KeyPressEvent) -> None:
+        """The mouse: the session says the keys do everything."""
+        session.press("mouse")
+
+    @bindings.add(Keys.CPRResponse)
+    def _terminal_answer(event: KeyPressEvent) -> None:
+        """The terminal's answer to a question the shell never asks: not a key, so not answered."""
+
     app: Application[None] = Application(
         layout=Layout(Window(FormattedTextControl(""), height=1)),
         key_bindings=bindings,

@@ -199,6 +199,50 @@ MAIN_ITEMS = ("new game", "table setup", "practice", "statistics", "settings", "
 GAME_MENU_ITEMS = ("resume", "settings", "save and quit", "abandon the game and quit")
 
 
+_PREFIXES = {"c": "Control", "s": "Shift", "a": "Alt"}
+_NAMED = {"pageup": "Page Up", "pagedown": "Page Down", "delete": "Delete", "insert": "Insert", "tab": "Tab",
+          "c-i": "Tab", "s-tab": "Shift Tab", "c-@": "Control at", "c-m": "Enter", "backtab": "Shift Tab"}
+
+
+def key_word(key: str) -> str:
+    """A key as said: "comma", "F7", "Control X", "Shift left arrow", "Page Up"; "that" for one with no plain name.
+
+    >>> [key_word(k) for k in (",", "f7", "c-x", "s-left", "pageup", "\u00e9", "q")]
+    ['comma', 'F7', 'Control X', 'Shift left arrow', 'Page Up', 'that', 'q']
+    """
+    if key in _KEY_WORDS:
+        return _KEY_WORDS[key]
+    if key in _NAMED:
+        return _NAMED[key]
+    if len(key) == 1:
+        return key if key.isascii() and key.isprintable() else "that"
+    if len(key) in (2, 3) and key[0] == "f" and key[1:].isdigit():
+        return key.upper()
+    parts = key.split("-")
+    if len(parts) > 1 and all(part in _PREFIXES for part in parts[:-1]):
+        last = parts[-1]
+        name = _KEY_WORDS.get(last) or _NAMED.get(last) or (last.upper() if len(last) == 1 else last)
+        if name.isascii() and name.replace(" ", "").isalnum():
+            return " ".join([*(_PREFIXES[part] for part in parts[:-1]), name])
+    return "that"
+
+
+def does_nothing(key: str) -> str:
+    """The one sentence for a key that does nothing now (or the mouse, or pasted text).
+
+    >>> does_nothing("z")
+    'The z key does nothing now. Press F1 for help.'
+    >>> does_nothing("\u00e9")
+    'That key does nothing now. Press F1 for help.'
+    """
+    if key == "mouse":
+        return "The mouse does nothing in audiocrib; the keys do everything. Press F1 for help."
+    if key == "<bracketed-paste>":
+        return "Pasting does nothing here. Press F1 for help."
+    word = key_word(key)
+    return ("That key" if word == "that" else f"The {word} key") + " does nothing now. Press F1 for help."
+
+
 def key_words(keys: tuple[str, ...]) -> str:
     """Keys as said in the help: ``("1", ..., "9")`` is "1 to 9", ``(",",)`` is "comma"."""
     if len(keys) > 3 and all(k.isdigit() for k in keys):
@@ -395,7 +439,7 @@ class Session:
                     getattr(self, binding.method)(key)
                 return
         self.cue("illegal")
-        self.say(f"The {_KEY_WORDS.get(key, key)} key does nothing now. Press F1 for help.")
+        self.say(does_nothing(key))
 
     # ------------------------------------------------------------ help
     def _help(self, key: str) -> None:
@@ -528,7 +572,7 @@ class Session:
             else:
                 self.say("This item has no setting to change; press Enter to choose it.")
             return
-        if item in ("start the game", "back"):
+        if item in ("start the game", "back", "sound test"):
             self.say("This item has no setting to change; press Enter to choose it.")
             return
         if self.mode is Mode.SETUP:
@@ -1010,7 +1054,7 @@ class Session:
         hand = self._hand()
         position = int(key)
         if position > len(hand):
-            self.say(f"You hold only {_number(len(hand))} cards.")
+            self.say(_hold_only(len(hand)))
             return
         self.cursor = position - 1
         self.say(f"{self._card_words(hand[self.cursor])}.")
@@ -1018,7 +1062,7 @@ class Session:
     def _mark_at(self, key: str) -> None:
         hand = self._hand()
         if int(key) > len(hand):
-            self.say(f"You hold only {_number(len(hand))} cards.")
+            self.say(_hold_only(len(hand)))
             return
         self.cursor = int(key) - 1
         self._mark(key)
@@ -1120,6 +1164,10 @@ def _number(n: int) -> str:
     from audiocrib.words import number_words
 
     return number_words(n)
+
+
+def _hold_only(cards: int) -> str:
+    return f"You hold only {_number(cards)} card{'' if cards == 1 else 's'}."
 
 
 def _marked_count(marked: int, need: int) -> str:
