@@ -64,8 +64,9 @@ def load_cues(folder: Path = SOUNDS) -> dict[str, array[int]]:
                 if (wav.getnchannels(), wav.getsampwidth(), wav.getframerate()) != (1, 2, RATE):
                     raise SoundUnavailable(f"The sound {path.name} is not in the expected format.")
                 samples = array("h")
-                samples.frombytes(wav.readframes(wav.getnframes()))
-        except (OSError, EOFError, wave.Error) as error:
+                data = wav.readframes(wav.getnframes())
+                samples.frombytes(data[: len(data) - len(data) % 2])  # a file cut off mid-sample plays shorter
+        except (OSError, EOFError, ValueError, wave.Error) as error:  # ValueError: cut off mid-sample
             if isinstance(error, SoundUnavailable):
                 raise
             raise SoundUnavailable(f"The sound {path.name} is missing or damaged.") from error

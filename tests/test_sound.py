@@ -106,3 +106,39 @@ def test_a_device_that_goes_away_mid_game_leaves_the_game_in_words_with_one_sent
     finally:
         player.close()
     assert table.session.game is not None and table.session.game.over  # the game was finished
+
+
+@pytest.mark.parametrize("damage", ["empty", "cut off mid-sample", "cut off in the header", "garbage", "a folder",
+                                    "no permission"])
+def test_a_damaged_sound_file_means_a_silent_game_and_one_sentence(damage: str, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    for name in CUES:
+        shutil.copy(SOUNDS / f"{name.replace(' ', '-')}.wav", tmp_path)
+    path = tmp_path / "pair.wav"
+    good = path.read_bytes()
+    if damage == "a folder":
+        path.unlink()
+        path.mkdir()
+    elif damage == "no permission":
+        path.chmod(0)
+    else:
+        path.write_bytes({"empty": b"", "cut off mid-sample": good[:1001], "cut off in the header": good[:30],
+                          "garbage": bytes(range(256)) * 8}[damage])
+    expected = "The sound pair.wav is missing or damaged; the game goes on without sounds."
+    if damage == "no permission":  # root reads anything: run without that power
+        powerless = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"] if os.geteuid() == 0 else []
+        child = ("import sys, miniaudio; from pathlib import Path; from audiocrib.sound import open_player;"
+                 "print(open_player(Path(sys.argv[1]), backends=[miniaudio.Backend.NULL])[1])")
+        done = subprocess.run([*powerless, sys.executable, "-c", child, str(tmp_path)], capture_output=True,
+                              text=True, timeout=60)
+        assert done.stdout.strip() == expected, done.stderr
+        return
+    silent, notice = open_player(tmp_path, backends=[miniaudio.Backend.NULL])
+    if damage == "cut off mid-sample":
+        assert notice is None  # a cue cut short still plays, shorter
+        silent.close()
+        return
+    assert isinstance(silent, SilentPlayer) and notice == expected
