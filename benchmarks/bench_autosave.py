@@ -38,7 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from audiocrib.player import drive, load_player
 from audiocrib.shell import files
 from audiocrib.shell.announcer import Announcer
-from audiocrib.shell.session import SAVE_VERSION, SavedTable, Session
+from audiocrib.shell.savedgame import SAVE_VERSION, SavedTable
+from audiocrib.shell.session import Session
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.speech import RecordingSpeaker
 

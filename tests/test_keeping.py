@@ -21,7 +21,8 @@ from audiocrib.game import Game
 from audiocrib.practice import PracticeRecord
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.main import Folders, open_session
-from audiocrib.shell.session import SAVE_VERSION, Session
+from audiocrib.shell.savedgame import SAVE_VERSION
+from audiocrib.shell.session import Session
 from audiocrib.shell.settings import Settings, SettingsFile
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.speech import RecordingSpeaker

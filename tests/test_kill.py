@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from audiocrib.game import Game
-from audiocrib.shell.session import SavedTable
+from audiocrib.shell.savedgame import SavedTable
 from audiocrib.shell.settings import Settings, SettingsFile
 from audiocrib.shell.tablesetup import TableSetup
 from tests.autoplay import keys_for

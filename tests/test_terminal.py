@@ -76,7 +76,7 @@ def daemon() -> Iterator[SpeechDispatcher]:
 
 def finish_from_the_autosave(terminal: Terminal, save: Path, timeout: float = 120.0) -> None:
     """Press a steady player's keys, read from the program's autosave, until the match is over (the save goes)."""
-    from audiocrib.shell.session import SavedTable
+    from audiocrib.shell.savedgame import SavedTable
     from tests.autoplay import keys_for
 
     end = time.monotonic() + timeout

@@ -27,7 +27,6 @@ answer from the game as it stood at that moment.
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from collections.abc import Callable
@@ -39,7 +38,7 @@ from audiocrib import answers
 from audiocrib.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
 from audiocrib.cards import Card
 from audiocrib.cues import CUES, cues_for
-from audiocrib.errors import AudiocribError, IllegalActionError
+from audiocrib.errors import IllegalActionError
 from audiocrib.events import CutForDeal, Dealt, Event, GameStarted, GameWon, LastCard, MatchWon, SaidGo, ThreeForLast
 from audiocrib.game import Game, Phase
 from audiocrib.narrator import Narrator, Verbosity
@@ -48,8 +47,9 @@ from audiocrib.shell import files
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.drills import DRILL_KEYS, PRACTICE_ITEMS, Drills
+from audiocrib.shell.savedgame import SAVE_VERSION, SEAT, SavedTable
 from audiocrib.shell.settings import SETTING_NAMES, Settings, SettingsFile
-from audiocrib.shell.tablesetup import COUNT_MISTAKES, LEVEL_NAMES, TableSetup
+from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
 from audiocrib.shell.typing import NOTHING_TYPED, TypedCount
 from audiocrib.sound import Player as SoundPlayer
 from audiocrib.sound import SilentPlayer
@@ -59,54 +59,8 @@ from audiocrib.views import PlayerView
 
 __all__ = ["SEAT", "Binding", "Mode", "Session"]
 
-SEAT = 0
-"""The human's seat."""
 WELCOME = "Welcome to audiocrib. Press F1 for help at any time."
-SAVE_VERSION = 2
-"""The version of the game-in-progress file (``saved-game.json``)."""
 STATISTICS_VERSION = 1
-
-
-@dataclass(frozen=True, slots=True)
-class SavedTable:
-    """The game in progress as the autosave keeps it: the game, the computer players' levels, how far it has
-    been told, and the messages the player heard."""
-
-    game: Game
-    levels: tuple[str, ...]
-    told: int
-    early: frozenset[int]
-    passed: int
-    table: str
-    """This table's name, so the statistics count each of its games once."""
-    history: tuple[str, ...]
-
-    def dumps(self, moment: str) -> str:
-        """The file's text (``moment`` is for people and tests reading it: a resume reads the log)."""
-        data = {"version": SAVE_VERSION, "moment": moment, "table": self.table, "levels": list(self.levels),
-                "told": self.told, "early": sorted(self.early), "passed": self.passed, "history": list(self.history)}
-        return json.dumps(data, separators=(",", ":"))[:-1] + ',"game":' + self.game.dumps() + "}"
-
-    @classmethod
-    def from_json(cls, data: dict[str, object]) -> SavedTable:
-        """The inverse of `to_json`; ValueError when anything does not fit the game."""
-        try:
-            game = Game.from_json(data["game"])  # type: ignore[arg-type]  # checked by the game itself
-        except AudiocribError as error:
-            raise ValueError(str(error)) from error
-        levels, told, early, passed = data["levels"], data["told"], data["early"], data["passed"]
-        table, history = data["table"], data["history"]
-        heard = len(game.view(SEAT).events)
-        if not (isinstance(levels, list) and len(levels) == game.rules.players - 1
-                and all(level in LEVEL_NAMES for level in levels)):
-            raise ValueError("the computer players' levels do not fit the table")
-        if not (type(told) is int and 0 <= told <= heard and type(passed) is int and -1 <= passed <= heard
-                and isinstance(early, list) and all(type(i) is int and 0 <= i < heard for i in early)):
-            raise ValueError("how far the game was told does not fit its log")
-        if not isinstance(table, str) or not isinstance(history, list) or not all(
-                isinstance(line, str) for line in history):
-            raise ValueError("the table's name or the messages are not text")
-        return cls(game, tuple(levels), told, frozenset(early), passed, table, tuple(history))
 
 
 class Mode(StrEnum):

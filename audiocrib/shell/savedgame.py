@@ -1,0 +1,67 @@
+"""The game in progress as the autosave keeps it in ``saved-game.json``.
+
+>>> from audiocrib.game import Game
+>>> import json
+>>> saved = SavedTable(Game(seed=3), ("easy",), 0, frozenset(), -1, "a table", ("Welcome.",))
+>>> again = SavedTable.from_json(json.loads(saved.dumps("discard")))
+>>> again.game.state_key() == saved.game.state_key(), again.history
+(True, ('Welcome.',))
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from audiocrib.errors import AudiocribError
+from audiocrib.game import Game
+from audiocrib.shell.tablesetup import LEVEL_NAMES
+
+__all__ = ["SAVE_VERSION", "SEAT", "SavedTable"]
+
+SEAT = 0
+"""The human's seat."""
+SAVE_VERSION = 2
+"""The version of the game-in-progress file (``saved-game.json``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """The game in progress as the autosave keeps it: the game, the computer players' levels, how far it has
+    been told, and the messages the player heard."""
+
+    game: Game
+    levels: tuple[str, ...]
+    told: int
+    early: frozenset[int]
+    passed: int
+    table: str
+    """This table's name, so the statistics count each of its games once."""
+    history: tuple[str, ...]
+
+    def dumps(self, moment: str) -> str:
+        """The file's text (``moment`` is for people and tests reading it: a resume reads the log)."""
+        data = {"version": SAVE_VERSION, "moment": moment, "table": self.table, "levels": list(self.levels),
+                "told": self.told, "early": sorted(self.early), "passed": self.passed, "history": list(self.history)}
+        return json.dumps(data, separators=(",", ":"))[:-1] + ',"game":' + self.game.dumps() + "}"
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> SavedTable:
+        """The file read back (`dumps`); ValueError when anything does not fit the game."""
+        try:
+            game = Game.from_json(data["game"])  # type: ignore[arg-type]  # checked by the game itself
+        except AudiocribError as error:
+            raise ValueError(str(error)) from error
+        levels, told, early, passed = data["levels"], data["told"], data["early"], data["passed"]
+        table, history = data["table"], data["history"]
+        heard = len(game.view(SEAT).events)
+        if not (isinstance(levels, list) and len(levels) == game.rules.players - 1
+                and all(level in LEVEL_NAMES for level in levels)):
+            raise ValueError("the computer players' levels do not fit the table")
+        if not (type(told) is int and 0 <= told <= heard and type(passed) is int and -1 <= passed <= heard
+                and isinstance(early, list) and all(type(i) is int and 0 <= i < heard for i in early)):
+            raise ValueError("how far the game was told does not fit its log")
+        if not isinstance(table, str) or not isinstance(history, list) or not all(
+                isinstance(line, str) for line in history):
+            raise ValueError("the table's name or the messages are not text")
+        return cls(game, tuple(levels), told, frozenset(early), passed, table, tuple(history))
