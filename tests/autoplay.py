@@ -7,9 +7,13 @@ computer players' choices depend only on the position too.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from audiocrib.events import CountRequested
 from audiocrib.game import Game
 from audiocrib.scoring import score_hand
+from audiocrib.shell.savedgame import SavedTable
 
 SEAT = 0
 
@@ -28,3 +32,18 @@ def keys_for(moment: str, game: Game) -> list[str]:
     if moment in ("review", "over"):
         return ["enter"]
     return []  # waiting: the computer players move by themselves
+
+
+def read_save(path: Path) -> tuple[SavedTable, str, str] | None:
+    """The save, the moment it was written at, and its text (None: no game in progress)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    data = json.loads(text)
+    return SavedTable.from_json(data), data["moment"], text
+
+
+def where_it_stands(saved: SavedTable, moment: str) -> tuple[object, ...]:
+    """What a key or a computer player's move changes (a resume rewrites the save but changes none of it)."""
+    return len(saved.game.events), saved.told, saved.passed, moment

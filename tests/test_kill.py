@@ -31,7 +31,7 @@ from audiocrib.game import Game
 from audiocrib.shell.savedgame import SavedTable
 from audiocrib.shell.settings import Settings, SettingsFile
 from audiocrib.shell.tablesetup import TableSetup
-from tests.autoplay import keys_for
+from tests.autoplay import keys_for, read_save, where_it_stands
 from tests.shell_driver import KEY_BYTES, Table, run
 
 PROGRAM = Path(sys.executable).parent / "audiocrib"
@@ -120,21 +120,6 @@ def reference(setup: TableSetup, seed: int, folder: Path) -> Game:
 
     run(script, setup=setup, seed=seed, save_path=folder / "saved-game.json")
     return result[0]
-
-
-def read_save(path: Path) -> tuple[SavedTable, str, str] | None:
-    """The save, the moment it was written at, and its text (None: no game in progress)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    data = json.loads(text)
-    return SavedTable.from_json(data), data["moment"], text
-
-
-def where_it_stands(saved: SavedTable, moment: str) -> tuple[object, ...]:
-    """What a key or a computer player's move changes (a resume rewrites the save but changes none of it)."""
-    return len(saved.game.events), saved.told, saved.passed, moment
 
 
 def wait_for_change(path: Path, stand: tuple[object, ...], deadline: float, program: Program) -> None:

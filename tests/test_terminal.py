@@ -76,22 +76,16 @@ def daemon() -> Iterator[SpeechDispatcher]:
 
 def finish_from_the_autosave(terminal: Terminal, save: Path, timeout: float = 120.0) -> None:
     """Press a steady player's keys, read from the program's autosave, until the match is over (the save goes)."""
-    from audiocrib.shell.savedgame import SavedTable
-    from tests.autoplay import keys_for
+    from tests.autoplay import keys_for, read_save, where_it_stands
 
     end = time.monotonic() + timeout
     last: tuple[object, ...] = ()
-    while save.exists():
+    while (found := read_save(save)) is not None:
         assert time.monotonic() < end, "the game did not finish"
-        try:
-            data = json.loads(save.read_text())
-        except FileNotFoundError:
-            break
-        saved = SavedTable.from_json(data)
-        stand = (len(saved.game.events), saved.told, saved.passed, data["moment"])
-        if stand != last:  # keys once for each moment
-            last = stand
-            terminal.keys(*({"enter": "Enter"}.get(key, key) for key in keys_for(data["moment"], saved.game)))
+        saved, moment, _ = found
+        if where_it_stands(saved, moment) != last:  # keys once for each moment
+            last = where_it_stands(saved, moment)
+            terminal.keys(*({"enter": "Enter"}.get(key, key) for key in keys_for(moment, saved.game)))
         time.sleep(0.05)
 
 
