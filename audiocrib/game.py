@@ -157,6 +157,8 @@ class Game:
         """Muggins may be called: from the first hand shown until the next deal's first discard."""
         self._missed: list[tuple[int, bool, int]] = []
         """Short counts open to a muggins call: (seat, crib, points missed)."""
+        self._taken: list[tuple[int, bool, int]] = []
+        """Short counts already taken by a muggins call, since the last deal's first discard."""
 
     # ----------------------------------------------------------------- public reading
     @property
@@ -310,8 +312,13 @@ class Game:
             if not self._muggins_open:
                 raise IllegalActionError("Muggins is called after a count, before the next deal's cards are laid "
                                          "away.")
-            if not self._missed_by_opponents(seat) and not self.rules.wrong_muggins:
-                raise IllegalActionError("Every count was right: there is nothing to call muggins on.")
+            if not self._missed_by_opponents(seat):
+                side = self.rules.side_of(seat)
+                if any(self.rules.side_of(offender) != side for offender, _, _ in self._taken):
+                    raise IllegalActionError("The missed points were taken already; there is nothing more to call "
+                                             "muggins on.")
+                if not self.rules.wrong_muggins:
+                    raise IllegalActionError("Every count was right: there is nothing to call muggins on.")
         elif isinstance(action, ClaimCount | CountTimeout):
             if self._phase is not Phase.COUNT or self._show[0][0] != seat:
                 raise IllegalActionError("Nobody is waiting for you to count a hand.")
@@ -590,6 +597,7 @@ class Game:
         elif isinstance(event, Discarded):
             self._muggins_open = False
             self._missed = []
+            self._taken = []
             for card in event.cards:
                 self._hands[event.seat].remove(card)
             self._crib.extend(event.cards)
@@ -644,9 +652,11 @@ class Game:
                     self._missed.append((event.seat, event.crib, event.score.total - event.pegged))
         elif isinstance(event, MugginsCalled):
             self._missed.remove((event.offender, event.crib, event.given))
+            self._taken.append((event.offender, event.crib, event.given))
         elif isinstance(event, GameWon):
             self._muggins_open = False
             self._missed = []
+            self._taken = []
             self._match = list(event.match_scores)
             self._winner = event.side
             self._phase = Phase.GAME_OVER
@@ -790,7 +800,7 @@ class Game:
             tuple(self._crib), tuple(self._stock), self._starter, self._count, tuple(self._series),
             tuple(map(tuple, self._played)), frozenset(self._out), self._turn, self._last_player,
             self._last_card_scored, tuple(self._show), self._winner, self._muggins_open, tuple(self._missed),
-            tuple(self._log),
+            tuple(self._taken), tuple(self._log),
         )
 
 

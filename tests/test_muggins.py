@@ -66,8 +66,28 @@ def test_the_computer_counts_aloud_and_its_short_count_waits_for_a_call() -> Non
     events = game.apply(CallMuggins(0))
     assert events == (MugginsCalled(0, 1, False, 2),)
     assert game.scores == (scores[0] + 2, scores[1])
-    with pytest.raises(IllegalActionError, match="Every count was right: there is nothing to call muggins on"):
+    with pytest.raises(IllegalActionError, match="The missed points were taken already"):
         game.apply(CallMuggins(0))  # taken once only
+
+
+def test_a_second_call_on_a_miss_already_taken_is_refused_free_even_where_wrong_calls_cost() -> None:
+    game = to_the_show(Rules(muggins=True, wrong_muggins=1))
+    request = asked(game)
+    game.apply(ClaimCount(1, true_count(request) - 2))
+    game.apply(CallMuggins(0))
+    before = game.state_key()
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(CallMuggins(0))
+    assert str(refused.value) == ("The missed points were taken already; there is nothing more to call muggins on.")
+    assert game.state_key() == before  # no point given for it
+    # A miss found later in the same show is still open to a call; then the refusal comes again.
+    crib = next(e for e in reversed(game.events) if isinstance(e, CountRequested))
+    assert crib.crib and true_count(crib) >= 1
+    game.apply(ClaimCount(1, true_count(crib) - 1))
+    assert game.apply(CallMuggins(0)) == (MugginsCalled(0, 1, True, 1),)
+    with pytest.raises(IllegalActionError, match="taken already"):
+        game.apply(CallMuggins(0))
+    assert game.replayed().state_key() == game.state_key()
 
 
 def test_a_wrong_call_costs_nothing_by_default_and_changes_nothing() -> None:
