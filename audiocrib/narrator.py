@@ -33,7 +33,7 @@ NORMAL cut down as noted):
 - Laying away: your own always ("You lay away the five of hearts and the six of clubs."; BRIEF "Laid away: five
   of hearts and six of clubs."); the others' at FULL only ("Bob lays away two cards.").
 - The starter: "Bob cuts; the starter is the jack of hearts." BRIEF: "Starter: jack of hearts."
-- His heels: "Two for his heels to Ann." (or "to you") at every verbosity.
+- His heels: "Ann pegs two for his heels." (or "You peg two ...") at every verbosity.
 - A card played: "Bob plays the seven of clubs for twenty-two." With points: after the count, the items and the
   points ("You play the six of hearts for twenty-eight: a run of three, three points."); when the only item is
   fifteen at fifteen, or thirty-one at thirty-one, the count already says it: "Bob plays the eight of clubs for
@@ -69,6 +69,8 @@ NORMAL cut down as noted):
   double skunk or lurch and what it is worth ("That is a skunk, worth two games."), and between games of a match
   the match score. Every verbosity says all of it.
 - Match won: "Bob wins the match, three game points to one."; for a single game, "Game over."
+- After each deal's show (before the next deal), NORMAL says the scores in one short sentence
+  ("You have forty-five, Bob fifty-two."); FULL has said them after every score, and BRIEF leaves them to the s key.
 - FULL only: after every event that scores, the scorer's side's total and (if that is another side) yours, as a
   separate announcement ("Bob has forty-five; you have thirty.").
 """
@@ -376,7 +378,7 @@ class Narrator:
                 return [f"Starter: {event.card.name}."]
             return [f"{s.does(event.cutter, 'cut', True)}; the starter is the {event.card.name}."]
         if isinstance(event, HisHeels):
-            return [f"Two for his heels to {s.seat(event.seat)}."]
+            return [f"{s.does(event.seat, 'peg', True)} two for his heels."]
         if isinstance(event, Played):
             return [self._played(event)]
         if isinstance(event, SaidGo):
@@ -592,6 +594,19 @@ class Narrator:
             return f"{winner} the match, {top} game points to {points(losers[0])}."
         rest = side_list(s, [f"{s.side_does(side, 'have')} {points(side)}" for side in losers])
         return f"{winner} the match with {top} game points; {rest}."
+
+    def standing(self) -> str:
+        """Every side's score as told so far, the listener's first, in one short sentence (said after each
+        deal's show at NORMAL): "You have forty-five, Bob fifty-two."."""
+        s = self.seats
+        first, *others = s.sides_from_mine()
+        text = f"{s.side_does(first, 'have', True)} {number_words(self.scores[first])}"
+        return text + "".join(f", {s.side(side)} {number_words(self.scores[side])}" for side in others) + "."
+
+    def retell(self, event: Event) -> list[str]:
+        """The lines of ``event``, told already, said again (a question asked again on a resume); what the
+        narrator remembers does not change."""
+        return self._say(event)
 
     def _score_line(self, side: int) -> str:
         s = self.seats

@@ -177,9 +177,13 @@ class CuePlayer:
 
 
 class SilentPlayer:
-    """Plays nothing: the game without sound (no device, or sounds turned off)."""
+    """Plays nothing: the game without sound (no device, or sounds turned off). ``reason`` says why when it is
+    not the player's choice ("No sound device could be opened"), so the settings can tell them."""
 
     muted = True
+
+    def __init__(self, reason: str | None = None) -> None:
+        self.reason = reason
 
     def play(self, names: Iterable[str]) -> None:
         """Nothing to play."""
@@ -197,4 +201,5 @@ def open_player(folder: Path = SOUNDS, volume: float = 0.8,
     try:
         return CuePlayer(folder, volume, backends), None
     except SoundUnavailable as error:
-        return SilentPlayer(), f"{str(error).rstrip('.')}; the game goes on without sounds."
+        reason = str(error).rstrip(".")
+        return SilentPlayer(reason), f"{reason}; the game goes on without sounds."

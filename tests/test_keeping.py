@@ -129,6 +129,8 @@ def test_a_new_game_over_an_unfinished_one_asks_first_and_abandoning_lets_it_go(
         assert said[0].startswith("New game: ")
         assert save.read_bytes() != kept
         said = await table.press("escape", "end", "enter")
+        assert said[-1].startswith("Abandoning deletes this game for good. Press Enter again")
+        said = await table.press("enter")
         assert said[-1] == "The game is abandoned. Goodbye."
 
     run(second, setup=TABLE, save_path=save, seed=12)

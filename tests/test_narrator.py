@@ -184,9 +184,9 @@ class TestThePlay:
         game = stacked(list(BGA), dealer=0, names=NAMES[:2])
         game = start_play(game, ["8D 8C", "TS KC"], "JD")
         assert isinstance(game.events[-1], HisHeels)
-        assert narrate(game, 1)[-2:] == ["You cut; the starter is the jack of diamonds.", "Two for his heels to Ann."]
-        assert narrate(game, 0)[-1] == "Two for his heels to you."
-        assert narrate(game, 0, Verbosity.FULL)[-2:] == ["Two for his heels to you.", "You have two."]
+        assert narrate(game, 1)[-2:] == ["You cut; the starter is the jack of diamonds.", "Ann pegs two for his heels."]
+        assert narrate(game, 0)[-1] == "You peg two for his heels."
+        assert narrate(game, 0, Verbosity.FULL)[-2:] == ["You peg two for his heels.", "You have two."]
         assert narrate(game, 1, Verbosity.FULL)[-1] == "Ann has two; you have zero."
 
 
@@ -457,7 +457,7 @@ class TestWinning:
         game = start_play(game, ["8D 8C", "TS KC"], "JD")
         assert game.over
         assert narrate(game, 0)[-3:] == [
-            "Two for his heels to you.",
+            "You peg two for his heels.",
             "You win the game, one hundred twenty-one to fifty. That is a double skunk, worth four games.",
             "Game over.",
         ]
@@ -470,7 +470,7 @@ class TestWinning:
                        names=NAMES[:2])
         game = start_play(game, ["2C 3C", "2D 3D"], "JH")  # his heels to Bob: sixty-one
         lines = narrate(game, 0)
-        won = lines.index("Two for his heels to Bob.") + 1
+        won = lines.index("Bob pegs two for his heels.") + 1
         assert lines[won:won + 2] == [
             "Bob wins game one, sixty-one to twenty. That is a lurch, worth two games. In the match to five game "
             "points, you have none and Bob has two.",

@@ -115,14 +115,14 @@ def test_a_count_practice_session_with_its_figures_review_and_record(tmp_path: P
         assert said[-1].startswith(f"You said {number_words(wrong)}. It is {number_words(drill.score.total)}")
         assert "three too many" in said[-1]
         said = await table.press("escape")
-        assert said[0].startswith("This session: two counts, one right (50 percent)")
+        assert said[0].startswith("This session, all your practice so far: two counts, one right (50 percent)")
+        assert not any(line.startswith("All your practice") for line in said)  # the same figures, said once
         assert said[-1] == "Practice: Count drills: a hand of four cards. 1 of 8."
         said = await table.press("end", "up", "enter")  # go over the mistakes
-        assert said[-2] == "One to go over; comma and period step through them."
-        assert said[-1].startswith("Mistake 1: hand: ")
+        assert said[-1].startswith("One to go over; comma and period step through them. Mistake 1: hand: ")
         said = await table.press("up", "enter")  # the figures
         assert said[0] == "Your figures. 6 of 8."
-        assert said[1].startswith("This session: two counts")
+        assert said[1].startswith("This session, all your practice so far: two counts")
 
     run(script, save_path=save)
     kept = json.loads((tmp_path / "practice.json").read_text())
@@ -154,8 +154,8 @@ def test_the_drill_timer_warns_and_runs_out_on_the_test_clock() -> None:
             await asyncio.sleep(0.01)
             if table.session.moment == "answered":
                 break
-        assert table.said[-2] == "Time is up."
-        assert table.said[-1].startswith("The time ran out. It is ")
+        assert table.said[-2] == "7 seconds left."  # "Time is up" said once, with the answer
+        assert table.said[-1].startswith("Time is up. It is ")
         assert table.session.drills.session.counts == 1 and table.session.drills.session.right == 0
 
     run(script, clock=clock)

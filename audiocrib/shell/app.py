@@ -104,8 +104,7 @@ async def pace_computer_players(session: Session, app: Application[None]) -> Non
         if not session.bot_waiting():
             await asyncio.sleep(_TICK)
             continue
-        session.hurried = False
-        waited = 0.0
+        waited = 0.0  # the session clears `hurried` as the game moves, so a key pressed just before now counts
         while waited < session.settings.pace and not session.hurried:
             await asyncio.sleep(_TICK)
             waited += _TICK

@@ -173,10 +173,13 @@ class Drills:
         if notice:
             self.say(notice)
         assert self.all_time is not None
-        lines = [f"This session: {_figures(self.session)}"]
-        if self.record_path is not None and (self.all_time.counts or self.all_time.discards):
-            lines.append(f"All your practice: {_figures(self.all_time)}")
-        return lines
+        session = _figures(self.session)
+        if self.record_path is None or not (self.all_time.counts or self.all_time.discards):
+            return [f"This session: {session}"]
+        every = _figures(self.all_time)
+        if every == session:  # no practice before this session: the same figures are not said twice
+            return [f"This session, all your practice so far: {session}"]
+        return [f"This session: {session}", f"All your practice: {every}"]
 
     def review(self) -> list[str]:
         """This session's wrong counts, one announcement each."""
@@ -243,8 +246,7 @@ class Drills:
         for seconds in warnings:
             self.say(f"{seconds} seconds left.")
         if out:
-            self.say("Time is up.")
-            self._judge(None)
+            self._judge(None)  # its answer says the time is up
 
     # ------------------------------------------------------------ counting
     def type_digit(self, key: str) -> None:
@@ -276,7 +278,7 @@ class Drills:
             if self.session.streak > 1:
                 text += f" {number_words(self.session.streak).capitalize()} in a row."
         else:
-            said = "The time ran out." if claimed is None else f"You said {number_words(claimed)}."
+            said = "Time is up." if claimed is None else f"You said {number_words(claimed)}."
             text = f"{said} It is {number_words(total)}: {truth}."
             if result.missed:
                 text += " You missed " + _joined([_item_words(i) for i in result.missed]) + "."

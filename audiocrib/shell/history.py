@@ -29,6 +29,7 @@ class MessageHistory:
     def __init__(self, limit: int = 1000) -> None:
         self._messages: deque[str] = deque(maxlen=limit)
         self._position: int | None = None  # None: at the newest (follows new messages)
+        self._last: str | None = None  # the last message said, which pages queued after it are not
 
     def __len__(self) -> int:
         return len(self._messages)
@@ -51,11 +52,29 @@ class MessageHistory:
         self._messages.clear()
         self._messages.extend([*messages, *kept][-(self._messages.maxlen or 0):])
         self._position = None
+        if self._last is None and self._messages:
+            self._last = self._messages[-1]
 
     def add(self, message: str) -> None:
         """Keep ``message``; the reading position goes back to the newest."""
         self._messages.append(message)
         self._position = None
+        self._last = message
+
+    def add_pages(self, pages: list[str] | tuple[str, ...]) -> None:
+        """Keep ``pages``, not yet said, after the message just said, with the reading position on that message:
+        ``.`` then reads them one by one (a long answer, such as every key, said a page at a time).
+
+        >>> history = MessageHistory()
+        >>> history.add("Every key: the first page.")
+        >>> history.add_pages(["The second page.", "The third page."])
+        >>> history.newer(), history.newer(), history.last()
+        ('The second page.', 'The third page.', 'Every key: the first page.')
+        """
+        if not pages:
+            return
+        self._messages.extend(pages)
+        self._position = max(0, len(self._messages) - len(pages) - 1)
 
     def _at(self, index: int, note: str = "") -> str:
         self._position = index
@@ -96,6 +115,6 @@ class MessageHistory:
 
     def last(self) -> str:
         """The last message said (``r``), whatever the reading position."""
-        if not self._messages:
+        if self._last is None:
             return "Nothing has been said yet."
-        return self._messages[-1]
+        return self._last

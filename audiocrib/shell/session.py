@@ -257,6 +257,8 @@ class Session:
         self.count_clock = CountClock(clock)
         self.count_asked = -1
         self.hurried = False
+        self.hurried_at = -1
+        """The number of events when Enter last hurried the computer players (said once a wait)."""
         self.finished = False
         """True once the player has quit."""
         self.keys_pressed = 0
@@ -404,6 +406,8 @@ class Session:
         elif self.mode is Mode.GAME:
             lines = [self._prompt_text()]
             lines += [f"{key_words(b.keys)}: {b.description}" for b in own]
+            if self.game is not None and self.game.rules.muggins and self.moment in ("review", "discard"):
+                lines += [f"{key_words(b.keys)}: {b.description}" for b in _TABLE if b.method == "_call_muggins"]
             lines.append("c b f v s t h n l answer questions, comma and period step through messages. "
                          "Question mark lists every key.")
         else:
@@ -415,24 +419,26 @@ class Session:
             self.say(line)
 
     def _every_key(self, key: str) -> None:
-        """?: every key, one message each, so the history keys can step through them."""
-        self.say("Every key, one message each; comma and period step through them.")
-        seen: set[tuple[tuple[str, ...], str]] = set()
+        """?: every key, one message each: the keys of this moment are said, and period steps through the rest."""
         groups: list[tuple[str, tuple[Binding, ...]]] = [
             ("In the menus", (*_MENU_VALUES, *_MENU)),
-            ("At the table, always", _TABLE),
             *((f"When you {_MOMENT_WORDS[m]}", b) for m, b in _MOMENT_KEYS.items()),
+            ("At the table, always", _TABLE),
             *((f"In practice, {_DRILL_WORDS[m]}", tuple(Binding(d.keys, d.description, d.method) for d in b))
               for m, b in DRILL_KEYS.items()),
             ("Everywhere", _HISTORY),
         ]
-        for title, bindings in groups:
-            lines = []
-            for b in bindings:
-                if (b.keys, title) not in seen:
-                    seen.add((b.keys, title))
-                    lines.append(f"{key_words(b.keys)}: {b.description}")
-            self.say(f"{title}: " + " ".join(lines))
+        now = {Mode.GAME: f"When you {_MOMENT_WORDS.get(self.moment, '')}",
+               Mode.DRILL: f"In practice, {_DRILL_WORDS.get(self.moment, '')}"}.get(self.mode, "In the menus")
+        groups.sort(key=lambda group: group[0] != now)  # this moment's keys first
+        pages = [f"{title}: " + " ".join(f"{key_words(b.keys)}: {b.description}" for b in bindings)
+                 for title, bindings in groups]
+        self._say_pages(f"Every key, {_number(len(pages))} messages; period steps to the next, comma back.", pages)
+
+    def _say_pages(self, intro: str, pages: list[str]) -> None:
+        """Say ``intro`` and the first page; the history keys step through the rest, which are not said now."""
+        self.say(f"{intro} {pages[0]}" if pages else intro)
+        self.announcer.history.add_pages(pages[1:])
 
     def _escape_text(self) -> str:
         return {
@@ -482,7 +488,10 @@ class Session:
         if self.mode is Mode.SOUND_TEST:
             return f"{item[0].upper()}{item[1:]}: {CUES[item]}"
         if self.mode is Mode.SETTINGS and item not in ("back", "sound test"):
-            return f"{self.settings.label(item)}: {self.settings.value_text(item)}"
+            text = f"{self.settings.label(item)}: {self.settings.value_text(item)}"
+            if item == "sounds" and self.settings.sounds and self._no_sound():
+                text += f", but nothing plays: {self._no_sound()}"
+            return text
         if self.mode is Mode.PRACTICE:
             return self.drills.item_text(item)
         if item == "table setup":
@@ -551,7 +560,9 @@ class Session:
             self._say_item()
             return
         if item == "sound test":
-            self._enter_menu(Mode.SOUND_TEST, "Sound test: ")
+            silent = self._no_sound()
+            self._enter_menu(Mode.SOUND_TEST, f"Sound test: {silent}, so you hear only the names. " if silent
+                             else "Sound test: ")
             return
         if self.mode in (Mode.SETUP, Mode.SETTINGS) and item not in ("start the game", "back"):
             self._change(1)
@@ -568,7 +579,7 @@ class Session:
             "settings": self._open_settings, "keys": lambda: self._every_key(key),
             "quit": lambda: self._quit_now(key), "back": self._leave_settings,
             "resume": self._resume, "save and quit": self._save_and_quit,
-            "abandon the game and quit": self._abandon,
+            "abandon the game and quit": self._confirm_abandon,
         }
         choices[item]()
 
@@ -596,8 +607,8 @@ class Session:
             for line in self.drills.figures():
                 self.say(line)
         elif item == "review":
-            for line in self.drills.review():
-                self.say(line)
+            first, *rest = self.drills.review()
+            self._say_pages(first, rest)
         else:
             self._enter_menu(Mode.MAIN, "Main menu: ")
 
@@ -728,6 +739,14 @@ class Session:
         self.say("The game is abandoned. Goodbye.")
         self.finished = True
 
+    def _confirm_abandon(self) -> None:
+        if self.confirm_at != self.keys_pressed - 1:
+            self.confirm_at = self.keys_pressed
+            self.say("Abandoning deletes this game for good. Press Enter again to abandon it, "
+                     "or Escape to go back to the game.")
+            return
+        self._abandon()
+
     def _resume_saved(self) -> None:
         saved = self.saved
         if saved is None:  # pragma: no cover - the item is offered only with a saved game
@@ -774,6 +793,7 @@ class Session:
     def _settle(self) -> None:
         """After any change: narrate the news (stopping at a pause), the bots laying away as a deal begins; then
         count any game won in the statistics, and keep the game."""
+        self.hurried = False  # keys from here on hurry the next computer player
         self._catch_up()
         self._count_games()
         self._autosave()
@@ -823,6 +843,8 @@ class Session:
                 if not was_holding:
                     self.snapshot = self.game.at(self.told, {i for i in self.early if i >= self.told}).view(SEAT)
                     self.next_up = "game" if isinstance(events[self.told], GameStarted) else "deal"
+                    if self.next_up == "deal" and self.narrator.verbosity is Verbosity.NORMAL:
+                        self.say(self.narrator.standing())
                     self.say(self._prompt_text())
                 return
             self._tell(events[self.told])
@@ -838,7 +860,7 @@ class Session:
         try:
             self.player.play(names)
         except Exception:  # the device went away: the game goes on in words
-            self.player = SilentPlayer()
+            self.player = SilentPlayer("The sound device stopped working")
             self.say("The sound device stopped working; the game goes on without sounds.")
 
     def _tell(self, event: Event) -> None:
@@ -854,6 +876,11 @@ class Session:
             return
         for line in lines:
             self.say(line)
+
+    def _no_sound(self) -> str | None:
+        """Why no cue can sound though the player did not turn them off ("No sound device could be opened")."""
+        reason = getattr(self.player, "reason", None)
+        return reason if isinstance(reason, str) else None
 
     def _toggle_sounds(self, key: str) -> None:
         self.settings.sounds = not self.settings.sounds
@@ -940,8 +967,7 @@ class Session:
             self.say(f"{seconds} seconds left to count.")
         if out:
             self.cue("timer")
-            self.say("Time is up.")
-            self._act(CountTimeout(SEAT))
+            self._act(CountTimeout(SEAT))  # the narrator says the time is up, and what it cost
 
     def _act(self, action: Action) -> bool:
         assert self.game is not None
@@ -1069,6 +1095,10 @@ class Session:
 
     def _hurry(self, key: str) -> None:
         assert self.game is not None
+        stamp = len(self.game.events)
+        if stamp == self.hurried_at:  # said already for this wait: the computer's move, made at once, answers
+            return
+        self.hurried_at = stamp
         waiting = sorted(self.game.waiting_for())
         who = self.game.names[waiting[0]] if waiting else "nobody"
         self.say(f"Waiting for {who}.")
@@ -1089,6 +1119,9 @@ class Session:
         self.say(answers.scores(self.view()))
 
     def _key_turn(self, key: str) -> None:
+        if self.holding:
+            self.say(f"Yours: press Enter for the next {self.next_up}.")
+            return
         text = answers.turn(self.view())
         if self.moment == "count" and self.count_clock.running:
             text += f" {self.count_clock.left()} seconds left to count."

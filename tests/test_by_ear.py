@@ -1,0 +1,134 @@
+"""What a new player heard go wrong (issue 13, "By ear"): each test plays the real shell by its keys and checks the
+words a player hears at that moment."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from audiocrib import answers
+from audiocrib.narrator import Verbosity
+from audiocrib.shell.settings import Settings
+from audiocrib.shell.tablesetup import TableSetup
+from audiocrib.sound import SilentPlayer
+from audiocrib.words import number_words
+from tests.shell_driver import Table, lay_away_first, run
+from tests.test_shell import reach
+
+
+def test_enter_again_while_a_computer_player_moves_is_not_answered_waiting_every_time() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await lay_away_first(table)
+        session = table.session
+        for _ in range(50):  # play cards by raw keys (the driver's press would wait out the pace) until Bob is due
+            if session.bot_waiting():
+                break
+            view = session.view()
+            position = sorted(view.hand).index(sorted(view.playable)[0]) + 1
+            count = session.keys_pressed
+            table.pipe.send_text(f"{position}\r")
+            while session.keys_pressed < count + 2:
+                await asyncio.sleep(0.002)
+        assert session.moment == "waiting"
+        game = session.game
+        assert game is not None
+        moved = len(game.events)
+        count = session.keys_pressed
+        heard = len(table.said)
+        table.pipe.send_text("\r\r\r")  # three Enters in one burst, before the computer player has moved
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 10
+        while session.keys_pressed < count + 3 or len(game.events) == moved:
+            assert loop.time() < end
+            await asyncio.sleep(0.002)
+        waiting = [line for line in table.said[heard:] if line.startswith("Waiting for")]
+        assert waiting == ["Waiting for Bob."]  # once, then the move itself is the answer
+
+    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=30.0), seed=9)
+
+
+def test_f1_after_the_show_at_a_muggins_table_names_the_m_key() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await reach(table, "review")
+        said = await table.press("f1")
+        assert "m: Call muggins on a short count, before the next deal." in said
+        await table.press("enter")
+        await reach(table, "discard")
+        assert "m: Call muggins on a short count, before the next deal." in await table.press("f1")
+
+    run(script, setup=TableSetup(muggins=True, levels=("beginner",)), seed=4)
+
+    async def plain(table: Table) -> None:
+        await table.press("enter")
+        await reach(table, "review")
+        assert not any(line.startswith("m: ") for line in await table.press("f1"))
+
+    run(plain, setup=TableSetup(levels=("beginner",)), seed=4)
+
+
+def test_abandon_asks_first_and_any_other_key_keeps_the_game(tmp_path: Path) -> None:
+    save = tmp_path / "saved-game.json"
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await lay_away_first(table)
+        assert save.exists()
+        said = await table.press("escape", "end", "enter")
+        assert said[-1] == ("Abandoning deletes this game for good. Press Enter again to abandon it, "
+                            "or Escape to go back to the game.")
+        assert save.exists() and not table.session.finished
+        said = await table.press("escape")  # back to the game: nothing lost
+        assert said[-1].startswith("Back to the game.")
+        await table.press("escape", "end", "enter", "up", "down", "enter")  # a key between asks again
+        assert save.exists() and not table.session.finished
+        said = await table.press("enter")
+        assert said[-1] == "The game is abandoned. Goodbye."
+
+    run(script, setup=TableSetup(levels=("beginner",)), save_path=save)
+    assert not save.exists()
+
+
+def test_the_scores_are_said_after_each_show_at_normal_verbosity_only() -> None:
+    def standing(game_scores: tuple[int, ...]) -> str:
+        return f"You have {number_words(game_scores[0])}, Bob {number_words(game_scores[1])}."
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        for _ in range(3):
+            await reach(table, "review")
+            view = table.session.view()
+            assert table.said[-1] == "Press Enter for the next deal."
+            assert table.said[-2] == standing(view.scores)
+            assert answers.scores(view).startswith(f"You have {number_words(view.scores[0])}")
+            await table.press("enter")
+
+    run(script, setup=TableSetup(levels=("beginner",)), seed=6)
+
+    async def brief(table: Table) -> None:
+        await table.press("enter")
+        await reach(table, "review")
+        assert table.said[-1] == "Press Enter for the next deal."
+        assert not table.said[-2].startswith("You have ")
+
+    run(brief, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0, verbosity=Verbosity.BRIEF),
+        seed=6)
+
+
+def test_with_no_sound_device_the_settings_and_the_sound_test_say_nothing_plays() -> None:
+    player = SilentPlayer("No sound device could be opened")
+
+    async def script(table: Table) -> None:
+        said = await table.press("down", "down", "down", "down", "enter")
+        assert said[-1].startswith("Settings: ")
+        for _ in range(20):
+            if table.said[-1].startswith("Sounds: "):
+                break
+            await table.press("down")
+        assert table.said[-1].startswith("Sounds: on, but nothing plays: No sound device could be opened.")
+        await table.press("end", "up", "enter")
+        assert table.said[-1].startswith("Sound test: No sound device could be opened, so you hear only the names. ")
+
+    run(script, player=player)
+
