@@ -12,7 +12,7 @@ from audiocrib.shell.settings import Settings
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.sound import SilentPlayer
 from audiocrib.words import number_words
-from tests.shell_driver import Table, lay_away_first, run
+from tests.shell_driver import FakeClock, Table, lay_away_first, run
 from tests.test_shell import reach
 
 
@@ -132,3 +132,49 @@ def test_with_no_sound_device_the_settings_and_the_sound_test_say_nothing_plays(
 
     run(script, player=player)
 
+
+
+def _resume_at(tmp_path: Path, moment: str, setup: TableSetup, clock: FakeClock | None = None) -> Table:
+    """Play to ``moment`` and stop there (the game is kept); then start again, resume, and return that table."""
+    save = tmp_path / "saved-game.json"
+
+    async def first(table: Table) -> None:
+        await table.press("enter")
+        await reach(table, moment)
+
+    run(first, setup=setup, save_path=save, seed=5)
+
+    async def second(table: Table) -> None:
+        if clock is not None:  # speech takes time: each line said moves the clock on two seconds
+            speak = table.speaker.speak
+
+            def slow(text: str, interrupt: bool = False) -> None:
+                clock.now += 2
+                speak(text, interrupt)
+
+            table.speaker.speak = slow  # type: ignore[method-assign]
+        await table.press("enter")
+
+    return run(second, setup=setup, save_path=save, seed=5, **({"clock": clock} if clock else {}))
+
+
+def test_a_resume_during_a_timed_count_asks_for_the_count_again_and_then_starts_the_clock(tmp_path: Path) -> None:
+    clock = FakeClock()
+    table = _resume_at(tmp_path, "count", TableSetup(manual_counting=True, count_timer=30, levels=("beginner",)),
+                       clock)
+    said = table.said[table.said.index("Resuming the unfinished game."):]
+    assert said[1].startswith("You have ")  # the scores
+    assert said[2].startswith("Count your ") and said[2].endswith("You have thirty seconds.")
+    session = table.session
+    assert session.moment == "count" and session.count_clock.running
+    assert session.count_clock.left() == 30  # started once the question was said, not before
+
+
+def test_a_resume_at_the_lay_away_and_in_the_play_says_the_hand_and_the_question(tmp_path: Path) -> None:
+    for moment in ("discard", "play"):
+        folder = tmp_path / moment
+        folder.mkdir()
+        table = _resume_at(folder, moment, TableSetup(levels=("beginner",)))
+        said = table.said[table.said.index("Resuming the unfinished game."):]
+        view = table.session.view()
+        assert said[1:] == [answers.scores(view), answers.hand(view, ()), answers.prompt(view, ())], moment

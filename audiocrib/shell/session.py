@@ -39,7 +39,18 @@ from audiocrib.actions import Action, CallMuggins, ClaimCount, CountTimeout, Dis
 from audiocrib.cards import Card
 from audiocrib.cues import CUES, cues_for
 from audiocrib.errors import IllegalActionError
-from audiocrib.events import CutForDeal, Dealt, Event, GameStarted, GameWon, LastCard, MatchWon, SaidGo, ThreeForLast
+from audiocrib.events import (
+    CountRequested,
+    CutForDeal,
+    Dealt,
+    Event,
+    GameStarted,
+    GameWon,
+    LastCard,
+    MatchWon,
+    SaidGo,
+    ThreeForLast,
+)
 from audiocrib.game import Game, Phase
 from audiocrib.narrator import Narrator, Verbosity
 from audiocrib.player import Player, load_player
@@ -256,6 +267,8 @@ class Session:
         self.typed = TypedCount()
         self.count_clock = CountClock(clock)
         self.count_asked = -1
+        self.resuming = False
+        """True while a saved game is being taken up again (its question is asked afresh)."""
         self.hurried = False
         self.hurried_at = -1
         """The number of events when Enter last hurried the computer players (said once a wait)."""
@@ -755,11 +768,14 @@ class Session:
         self.saved = None
         self.announcer.history.restore(saved.history)
         self.say("Resuming the unfinished game.")
-        self._begin(saved)
-        if self.told and not self.holding:
+        self.resuming = True
+        try:
+            self._begin(saved)  # a question waiting for the player is asked again, with what it needs
+        finally:
+            self.resuming = False
+        if self.told and not self.holding and self.moment not in ("discard", "play", "count"):
             self.say(answers.scores(self.view()))
-            if self.moment not in ("discard", "play", "count"):  # the prompt, if any, was just said
-                self.say(self._prompt_text())
+            self.say(self._prompt_text())
 
     def _say_statistics(self) -> None:
         for line in self.statistics.summary():
@@ -889,17 +905,27 @@ class Session:
         self.cue("card")
 
     def _ask(self) -> None:
-        """When the game waits for the human, say so (and start the counting clock)."""
+        """When the game waits for the human, say so (and start the counting clock, once the question is said).
+        On a resume, first what the player needs: the scores, and the hand or the cards to count."""
         moment = self.moment
         if moment not in ("discard", "play", "count"):
             return
+        assert self.game is not None and self.narrator is not None
         self.cursor = 0
+        if self.resuming:
+            self.say(answers.scores(self.view()))
+            if moment != "count":
+                self.say(answers.hand(self.view(), ()))
         if moment == "play":
             self.cue("your turn")
         if moment == "count":
-            assert self.game is not None
             asked = len(self.game.events)
             if asked != self.count_asked:
+                if self.resuming:  # the narrator asked before the game was put away: ask again
+                    request = next(e for e in reversed(self.view().events) if isinstance(e, CountRequested))
+                    self.cue("count")
+                    for line in self.narrator.retell(request):
+                        self.say(line)
                 self.count_asked = asked
                 self.typed.clear()
                 timer = self.game.rules.count_timer
