@@ -77,7 +77,7 @@ class StampingSpeaker:
 def key_to_speech(rounds: int) -> dict[str, float]:
     """Milliseconds from writing a key into the application's input to the speech call, in the play."""
     speaker = StampingSpeaker()
-    session = Session(Announcer(speaker, io.StringIO()), settings=Settings(pace=0.0),
+    session = Session(Announcer(speaker, io.StringIO()), settings=Settings(pace=0.0, typed_ahead=0.0),
                       setup=TableSetup(levels=("beginner",)), seed=3)
     samples: list[float] = []
 
@@ -119,7 +119,7 @@ def key_to_daemon(rounds: int, spoken: Path) -> dict[str, float]:
     from audiocrib.speech import open_speaker
 
     speaker = open_speaker("screenreader")
-    session = Session(Announcer(speaker, io.StringIO()), settings=Settings(pace=0.0),
+    session = Session(Announcer(speaker, io.StringIO()), settings=Settings(pace=0.0, typed_ahead=0.0),
                       setup=TableSetup(levels=("beginner",)), seed=3)
     samples: list[float] = []
 

@@ -121,7 +121,7 @@ def run(
     speaker = RecordingSpeaker()
     screen = io.StringIO()
     session = Session(
-        Announcer(speaker, screen), settings=settings or Settings(pace=0.0), setup=setup, seed=seed,
+        Announcer(speaker, screen), settings=settings or Settings(pace=0.0, typed_ahead=0.0), setup=setup, seed=seed,
         save_path=save_path, **({"clock": clock} if clock is not None else {}),
         **({"player": player} if player is not None else {}),
     )

@@ -45,7 +45,7 @@ def test_enter_again_while_a_computer_player_moves_is_not_answered_waiting_every
         waiting = [line for line in table.said[heard:] if line.startswith("Waiting for")]
         assert waiting == ["Waiting for Bob."]  # once, then the move itself is the answer
 
-    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=30.0), seed=9)
+    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=30.0, typed_ahead=0.0), seed=9)
 
 
 def test_f1_after_the_show_at_a_muggins_table_names_the_m_key() -> None:
@@ -112,7 +112,8 @@ def test_the_scores_are_said_after_each_show_at_normal_verbosity_only() -> None:
         assert table.said[-1] == "Press Enter for the next deal."
         assert not table.said[-2].startswith("You have ")
 
-    run(brief, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0, verbosity=Verbosity.BRIEF),
+    run(brief, setup=TableSetup(levels=("beginner",)),
+        settings=Settings(pace=0.0, typed_ahead=0.0, verbosity=Verbosity.BRIEF),
         seed=6)
 
 
@@ -178,3 +179,58 @@ def test_a_resume_at_the_lay_away_and_in_the_play_says_the_hand_and_the_question
         said = table.said[table.said.index("Resuming the unfinished game."):]
         view = table.session.view()
         assert said[1:] == [answers.scores(view), answers.hand(view, ()), answers.prompt(view, ())], moment
+
+
+def test_a_move_key_typed_ahead_of_the_news_does_nothing_and_is_answered_after_it() -> None:
+    clock = FakeClock()
+    ahead = "That Enter came before you heard the news, so it did nothing."
+
+    async def script(table: Table) -> None:
+        session = table.session
+        await table.press("enter")  # New game: the hand and the question are the news
+        game = session.game
+        assert game is not None
+        await table.press("1", "2")  # marking makes no move: never held back
+        before = game.state_key()
+        silenced = table.speaker.silenced
+        assert await table.press("enter") == [ahead]
+        assert game.state_key() == before and table.speaker.silenced == silenced  # the news is not cut off
+        clock.now += 0.6
+        said = await table.press("enter")
+        assert said[0].startswith("You lay away ")
+        if session.moment != "play":
+            await reach(table, "play")
+        hand = game.view(0).hand
+        assert await table.press("enter") == [ahead]  # played a card never chosen? No.
+        assert game.view(0).hand == hand
+        clock.now += 0.3
+        assert await table.press("enter") == [ahead]  # a burst is refused whole: the guard starts again
+        clock.now += 0.6
+        said = await table.press("enter")
+        assert said[0].startswith("You play the ") and len(game.view(0).hand) == len(hand) - 1
+
+    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0, typed_ahead=0.5), clock=clock,
+        seed=2)
+
+
+def test_enter_pressed_twice_in_one_burst_at_the_lay_away_lays_away_and_plays_nothing() -> None:
+    async def script(table: Table) -> None:
+        session = table.session
+        await table.press("enter")
+        game = session.game
+        assert game is not None
+        await asyncio.sleep(0.6)  # the player has heard the hand and the question
+        count = session.keys_pressed
+        table.pipe.send_text("12\r\r\r")  # the real application reads the burst in one go, as a terminal sends it
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 10
+        while session.keys_pressed < count + 5:
+            assert loop.time() < end
+            await asyncio.sleep(0.002)
+        await table.settle()
+        assert any(line.startswith("You lay away ") for line in table.said)
+        assert not any(line.startswith("You play ") for line in table.said)  # no card the player never chose
+        assert table.said.count("That Enter came before you heard the news, so it did nothing.") == 2
+        assert session.moment == "play" and len(game.view(0).hand) == 4  # Bob deals: it is your lead, untouched
+
+    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0), seed=1)

@@ -211,7 +211,7 @@ def test_settings_and_the_default_table_are_kept_and_command_line_options_last_o
     assert again.settings.verbosity.value == "full" and again.setup.players == 3
     assert again.settings.rate == 300 and again.settings.pace == 0.0  # for this run
     again.start()
-    for key in ("down", "down", "down", "down", "enter", "end", "up", "up", "up", "left"):
+    for key in ("down", "down", "down", "down", "enter", "end", "up", "up", "up", "up", "left"):
         again.press(key)  # sound volume down one
     data = json.loads((tmp_path / "settings.json").read_text())
     assert data["sound_volume"] == 70
@@ -231,7 +231,7 @@ def test_choosing_another_speech_starts_it_at_once_and_keeps_it(tmp_path: Path) 
     session.start()
     for key in ("down", "down", "down", "down", "enter"):
         session.press(key)
-    assert speaker.said[-1] == "Settings: Speech: none, text lines only. 1 of 12."
+    assert speaker.said[-1] == "Settings: Speech: none, text lines only. 1 of 13."
     session.press("left")
     assert started == ["tts"] and session.announcer.speaker is voice
     assert voice.said == ["Speech: the built-in voice."]

@@ -110,8 +110,8 @@ def test_the_setup_chooses_every_opponent_level_and_starts_the_game() -> None:
 def test_settings_change_verbosity_pace_and_the_voice() -> None:
     async def script(table: Table) -> None:
         await table.press("down", "down", "down", "down", "enter")
-        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 12."
-        assert await table.answer("down") == "Verbosity: normal. 2 of 12."
+        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 13."
+        assert await table.answer("down") == "Verbosity: normal. 2 of 13."
         assert await table.answer("right") == "Verbosity: full."
         assert await table.answer("space") == "Verbosity: full."  # the last choice stays
         await table.press("down", "left")
@@ -345,7 +345,7 @@ def test_a_key_press_silences_speech_unless_the_setting_is_off() -> None:
         await table.press("s", "s")
         assert table.speaker.silenced == 0
 
-    run(quiet, settings=Settings(pace=0.0, silence_on_key=False))
+    run(quiet, settings=Settings(pace=0.0, typed_ahead=0.0, silence_on_key=False))
 
 
 # ------------------------------------------------------------------ pacing
@@ -382,7 +382,7 @@ def test_the_computer_players_wait_for_the_pace_and_any_key_hurries_them() -> No
         assert session.keys_pressed == count + 1
         assert table.said[heard] == expected  # the question is answered first, then the move is told
 
-    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=30.0), seed=9)
+    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=30.0, typed_ahead=0.0), seed=9)
 
 
 # ------------------------------------------------------------------ manual counting and its timer
@@ -496,7 +496,7 @@ def test_help_history_arrows_and_the_game_menu_work_in_every_moment_and_change_n
 def test_settings_from_the_game_menu_return_to_it_and_apply_at_once() -> None:
     async def script(table: Table) -> None:
         await table.press("enter", "escape", "down", "enter")
-        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 12."
+        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 13."
         await table.press("down", "left")  # brief
         assert table.session.narrator is not None
         assert table.session.narrator.verbosity.value == "brief"
@@ -678,7 +678,8 @@ def test_sound_cues_go_with_the_game_and_f2_turns_them_off() -> None:
         assert len(player.played) == heard  # nothing while off
         assert await table.answer("f2") == "Sounds on."
 
-    table = run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0, sound_volume=40),
+    table = run(script, setup=TableSetup(levels=("beginner",)),
+                settings=Settings(pace=0.0, typed_ahead=0.0, sound_volume=40),
                 player=player)
     assert player.volume == 0.4  # the sound volume setting, apart from the speech's
     assert table.session.settings.sounds
@@ -703,7 +704,7 @@ def test_at_brief_with_sounds_for_words_go_and_last_are_heard_as_sounds_alone() 
         kept = table.session.announcer.history.messages
         assert any(line.endswith(": go.") for line in kept)  # still in the history to read back
 
-    settings = Settings(pace=0.0, verbosity=Verbosity.BRIEF, sounds_for_words=True)
+    settings = Settings(pace=0.0, typed_ahead=0.0, verbosity=Verbosity.BRIEF, sounds_for_words=True)
     run(script, setup=TableSetup(levels=("beginner",)), settings=settings, player=player)
 
 

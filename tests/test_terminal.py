@@ -113,7 +113,7 @@ def test_a_game_in_a_real_terminal_is_spoken_through_speech_dispatcher(daemon: S
     from audiocrib.shell.settings import Settings, SettingsFile
     from audiocrib.shell.tablesetup import TableSetup
 
-    SettingsFile(tmp_path / "settings.json").save(Settings(), TableSetup(target=61, levels=("easy",)))
+    SettingsFile(tmp_path / "settings.json").save(Settings(typed_ahead=0.0), TableSetup(target=61, levels=("easy",)))
     terminal = start(daemon, tmp_path, "game")
     try:
         daemon.wait_for("Main menu: New game. 1 of 7.", timeout=15)

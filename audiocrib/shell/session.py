@@ -154,6 +154,8 @@ _MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
     "waiting": (Binding(("enter",), "Hurry the computer players.", "_hurry"),),
     "over": (Binding(("enter",), "Back to the main menu.", "_to_main_menu"),),
 }
+_MOVES = frozenset({"_lay_away", "_play", "_claim", "_go_on", "_to_main_menu"})
+"""The game keys that make a move or go on: guarded against being typed ahead of the news."""
 _KEY_WORDS = {
     ",": "comma", ".": "period", "<": "less than", ">": "greater than", "?": "question mark", "enter": "Enter",
     "space": "space", "escape": "Escape", "f1": "F1", "f2": "F2", "left": "left arrow", "right": "right arrow",
@@ -269,6 +271,9 @@ class Session:
         self.count_asked = -1
         self.resuming = False
         """True while a saved game is being taken up again (its question is asked afresh)."""
+        self.stand: tuple[object, ...] = ()
+        self.told_at = float("-inf")
+        """When (by ``clock``) the game last brought news: the start of the typed-ahead guard."""
         self.hurried = False
         self.hurried_at = -1
         """The number of events when Enter last hurried the computer players (said once a wait)."""
@@ -392,12 +397,19 @@ class Session:
         return (*values, *_MENU, back, *_HISTORY)
 
     def press(self, key: str) -> None:
-        """Do what ``key`` does now; an unknown key gets one sentence and changes nothing."""
+        """Do what ``key`` does now; an unknown key gets one sentence and changes nothing; a key that makes a move
+        typed ahead of the news that brought this moment does nothing and is answered after that news."""
         self.keys_pressed += 1
         self.hurried = True
+        bindings = self.bindings()
+        if self._typed_ahead(next((b for b in bindings if key in b.keys), None)):
+            self.told_at = self.clock()  # a burst of them is refused whole
+            self.cue("illegal")
+            self.say(f"That {key_word(key)} came before you heard the news, so it did nothing.")
+            return
         if self.settings.silence_on_key:
             self.announcer.silence()
-        for binding in self.bindings():
+        for binding in bindings:
             if key in binding.keys:
                 if binding.method.startswith("drills."):
                     getattr(self.drills, binding.method.removeprefix("drills."))(key)
@@ -409,6 +421,11 @@ class Session:
                 return
         self.cue("illegal")
         self.say(does_nothing(key))
+
+    def _typed_ahead(self, binding: Binding | None) -> bool:
+        """True if ``binding`` makes a move in the game and comes too soon after the news of this moment."""
+        return (self.mode is Mode.GAME and binding is not None and binding.method in _MOVES
+                and self.clock() - self.told_at < self.settings.typed_ahead)
 
     # ------------------------------------------------------------ help
     def _help(self, key: str) -> None:
@@ -811,6 +828,11 @@ class Session:
         count any game won in the statistics, and keep the game."""
         self.hurried = False  # keys from here on hurry the next computer player
         self._catch_up()
+        assert self.game is not None
+        stand = (len(self.game.events), self.told, self.holding, self.moment)
+        if stand != self.stand:  # news: keys that make moves wait until it can have been heard
+            self.stand = stand
+            self.told_at = self.clock()
         self._count_games()
         self._autosave()
 

@@ -29,12 +29,14 @@ SPEECH_WORDS = {"auto": "your screen reader, or else the built-in voice", "scree
 RATES = tuple(range(100, 401, 25))
 VOLUMES = tuple(range(10, 101, 10))
 VERBOSITIES = (Verbosity.BRIEF, Verbosity.NORMAL, Verbosity.FULL)
+GUARDS = (0.0, 0.25, 0.5, 1.0)
+"""Seconds after the game's news in which a key that makes a move is taken to be typed ahead."""
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "speech": MODES, "verbosity": VERBOSITIES, "pace": PACES, "rate": RATES, "volume": VOLUMES,
-    "sound_volume": VOLUMES,
+    "sound_volume": VOLUMES, "typed_ahead": GUARDS,
 }
 SETTING_NAMES = ("speech", "verbosity", "pace", "silence_on_key", "show_text", "rate", "volume", "sounds",
-                 "sound_volume", "sounds_for_words")
+                 "sound_volume", "sounds_for_words", "typed_ahead")
 
 
 @dataclass(slots=True)
@@ -46,6 +48,9 @@ class Settings:
     verbosity: Verbosity = Verbosity.NORMAL
     pace: float = 1.5
     """Seconds between the computer players' moves; any key hurries the next one."""
+    typed_ahead: float = 0.5
+    """A key that makes a move (lays away, plays, claims, goes on) within this many seconds of the news that
+    brought the moment did nothing: it was typed before the player could hear what it would act on."""
     silence_on_key: bool = True
     """A key press stops the speech in progress."""
     show_text: bool = True
@@ -65,6 +70,7 @@ class Settings:
         """The menu label of setting ``name``."""
         return {
             "speech": "Speech", "verbosity": "Verbosity", "pace": "Pause between computer moves",
+            "typed_ahead": "Ignore move keys typed ahead of the news for",
             "silence_on_key": "A key press stops speech", "show_text": "Show text lines",
             "rate": "Voice rate", "volume": "Voice volume", "sounds": "Sounds",
             "sound_volume": "Sound volume", "sounds_for_words": "At brief verbosity, sounds alone for go and last",
@@ -77,8 +83,9 @@ class Settings:
             return "on" if value else "off"
         if name == "speech":
             return SPEECH_WORDS[value]
-        if name == "pace":
-            return "none" if value == 0 else ("1 second" if value == 1 else f"{value:g} seconds")
+        if name in ("pace", "typed_ahead"):
+            off = "none" if name == "pace" else "off: never ignored"
+            return off if value == 0 else ("1 second" if value == 1 else f"{value:g} seconds")
         if name == "rate":
             return f"{value} words a minute"
         if name in ("volume", "sound_volume"):
@@ -120,7 +127,7 @@ class Settings:
             elif isinstance(default, bool):
                 if type(value) is not bool:
                     raise ValueError(f"the setting {name} must be true or false")
-            elif name == "pace" and type(value) is int:
+            elif name in ("pace", "typed_ahead") and type(value) is int:
                 value = float(value)
             choices = _CHOICES.get(name)
             if choices is not None and value not in choices:
