@@ -26,7 +26,7 @@ works where they are missing. Nothing here imports prompt_toolkit.
 >>> chain = FallbackSpeaker([Broken(), TextSpeaker(out)])
 >>> chain.speak("Bob plays the seven of clubs for twenty-two.")
 >>> print(out.getvalue(), end="")
-Speech through the screen reader stopped working; using text lines instead.
+The screen reader could not speak; using text lines.
 Bob plays the seven of clubs for twenty-two.
 """
 
@@ -46,7 +46,7 @@ import tempfile
 import threading
 import time
 import wave
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, TextIO, runtime_checkable
 
 __all__ = [
@@ -229,6 +229,22 @@ def load_speechd() -> bool:
     return False
 
 
+@contextlib.contextmanager
+def _no_autospawn() -> Iterator[None]:
+    """While accessible_output2 connects: Speech Dispatcher's client starts a daemon of its own when none answers,
+    and that daemon outlives the game (and on a machine without sound it may never speak). With its spawn command
+    pointed at nothing, only a daemon already running (the one a screen reader such as Orca uses) is reached."""
+    before = os.environ.get("SPEECHD_CMD")
+    os.environ["SPEECHD_CMD"] = os.path.join(os.devnull, "no-autospawn")  # a path under a file: never exists
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("SPEECHD_CMD", None)
+        else:
+            os.environ["SPEECHD_CMD"] = before
+
+
 # accessible_output2's output names, as a player would say them.
 _READER_NAMES = {"NVDA": "NVDA", "jaws": "JAWS", "sapi5": "Windows speech", "sapi4": "Windows speech",
                  "VoiceOver": "VoiceOver", "Linux Speech Dispatcher": "Speech Dispatcher",
@@ -263,7 +279,7 @@ class ScreenReaderSpeaker:
         # The outputs print their errors to stdout while they are built; keep them off the player's screen.
         # (sys.stdout is one for all threads: a caller building this on another thread captures it instead.)
         capture = contextlib.redirect_stdout(io.StringIO()) if capture_stdout else contextlib.nullcontext(None)
-        with capture as printed:
+        with capture as printed, _no_autospawn():
             try:
                 self._auto: Any = Auto()
             except Exception as error:
@@ -806,24 +822,28 @@ class FallbackSpeaker:
     The last speaker should be one that cannot fail in practice (`SilentSpeaker` or `TextSpeaker`). If every one
     fails, the announcement is dropped rather than stopping the game.
 
-    ``notice``: a sentence to say before the first announcement (say, why the chain does not start with the
-    speaker the player asked for). Notices about later failures are said before the announcement that found the
-    failure. ``on_notice`` (settable at any time) is called with each notice just before it is said (and before
-    the announcement it comes with), so the shell can print it as a line too: with `SilentSpeaker` in use nothing
-    would be heard. It must print or record the notice, not speak it (the chain speaks it). ``notices`` keeps
-    them all.
+    The player hears one notice for what failed, however many speakers failed on the way, naming each and what
+    is used now: "Speech Dispatcher stopped working and the built-in voice could not start; using text lines."
+    A speaker that never spoke "could not speak"; one that had spoken "stopped working"; a standby that could
+    not be built "could not start". ``failed``: such phrases from before the chain was built ("no screen reader
+    answered"), told with the first announcement. The notice is said just before the announcement that found the
+    failure. ``on_notice`` (settable at any time) is called with each notice once it is said, before the
+    announcement is returned, so the shell can print it as a line too: with `SilentSpeaker` in use nothing would
+    be heard. It must print or record the notice, not speak it (the chain speaks it). ``notices`` keeps them all.
 
     Safe to call from several threads.
     """
 
-    def __init__(self, speakers: Sequence[Speaker], *, notice: str | None = None,
+    def __init__(self, speakers: Sequence[Speaker], *, failed: Sequence[str] = (),
                  on_notice: Callable[[str], None] | None = None) -> None:
         if not speakers:
             raise ValueError("A fallback chain needs at least one speaker.")
         self.speakers = list(speakers)
         self.index = 0
-        self.notice = notice
-        """The notice still to be said with the next announcement, if any."""
+        self.failed = list(failed)
+        """What failed and has not been told yet, one phrase each ("Speech Dispatcher stopped working")."""
+        self._spoke: set[int] = set()
+        """The speakers (by index) that have spoken at least once."""
         self.on_notice = on_notice
         self.notices: list[str] = []
         self.problems: list[str] = []
@@ -841,6 +861,20 @@ class FallbackSpeaker:
         return self.speakers[min(self.index, len(self.speakers) - 1)]
 
     @property
+    def notice(self) -> str | None:
+        """The notice to be said with the next announcement, if anything failed untold."""
+        if not self.failed:
+            return None
+        phrases = self.failed
+        joined = phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} and {phrases[-1]}"
+        return f"{joined[:1].upper()}{joined[1:]}; using {self.current.name}."
+
+    def _failure(self, speaker: Speaker) -> str:
+        if isinstance(speaker, LazySpeaker) and speaker.speaker is None:
+            return f"{speaker.name} could not start"
+        return f"{speaker.name} {'stopped working' if self.index in self._spoke else 'could not speak'}"
+
+    @property
     def speaking(self) -> bool:
         """Whether announcements are heard from a speaker (False once only text lines are left)."""
         return self.index < len(self.speakers) and not isinstance(self.current, SilentSpeaker)
@@ -851,28 +885,27 @@ class FallbackSpeaker:
         A pending notice is said first (with ``interrupt``), then ``text`` (queued after it).
         """
         with self._lock:
-            failed = ""
             while self.index < len(self.speakers):
                 speaker = self.speakers[self.index]
-                notice, self.notice = self.notice, None  # told once, even if this speaker fails right now
-                if notice:
-                    self.notices.append(notice)
-                    if self.on_notice is not None:
-                        self.on_notice(notice)
+                notice = self.notice
                 try:
                     if notice:
                         speaker.speak(notice, interrupt)
                         interrupt = False
                     speaker.speak(text, interrupt)
-                    return
                 except Exception as error:  # any failure of a backend must not end the game
-                    failed = failed or speaker.name
+                    self.failed.append(self._failure(speaker))
                     self.problems.append(f"{speaker.name}: {_reason(error)}.")
                     self._close_quietly(speaker)
                     self.index += 1
-                    if self.index < len(self.speakers):
-                        self.notice = (f"Speech through {failed} stopped working; "
-                                       f"using {self.speakers[self.index].name} instead.")
+                    continue
+                self._spoke.add(self.index)
+                if notice:  # told once, with everything that failed on the way
+                    self.failed = []
+                    self.notices.append(notice)
+                    if self.on_notice is not None:
+                        self.on_notice(notice)
+                return
 
     def silence(self) -> None:
         """Silence the speaker in use; a failure here is found and handled at the next announcement."""
@@ -943,7 +976,7 @@ def open_speaker(mode: str, *, rate: int | None = None, volume: float | None = N
 
     problems: list[str] = []
     speakers: list[Speaker] = []
-    notice: str | None = None
+    failed: list[str] = []
     printed = io.StringIO()
     if mode in ("auto", "screenreader"):
         try:
@@ -954,21 +987,18 @@ def open_speaker(mode: str, *, rate: int | None = None, volume: float | None = N
                     ScreenReaderSpeaker.name))
         except SpeechUnavailable as error:
             problems.append(str(error))
-            notice = "No screen reader answered; using text lines." if mode == "screenreader" else None
+            failed.append("no screen reader answered")
     if mode == "auto" and speakers:
         speakers.append(LazySpeaker(VoiceSpeaker.name, voice))
     elif mode in ("auto", "tts"):
         try:
             speakers.append(voice())
-            if mode == "auto":
-                notice = "No screen reader answered; using the built-in voice."
         except SpeechUnavailable as error:
             problems.append(str(error))
-            notice = ("No screen reader answered and the built-in voice could not start; using text lines."
-                      if mode == "auto" else "The built-in voice could not start; using text lines.")
+            failed.append(f"{VoiceSpeaker.name} could not start")
     if speakers and isinstance(speakers[0], GuardedSpeaker):
         speakers[0].problems = printed.getvalue().strip()  # what the outputs printed while starting, for a log
     speakers.append(SilentSpeaker())
-    chain = FallbackSpeaker(speakers, notice=notice)
+    chain = FallbackSpeaker(speakers, failed=failed)
     chain.problems.extend(problems)
     return chain

@@ -85,7 +85,7 @@ def test_a_failing_backend_hands_over_once_and_loses_nothing() -> None:
         chain.speak(text)
     assert flaky.said == ["one", "two"] and flaky.closed
     assert recorder.said == [
-        "Speech through the screen reader stopped working; using the recorder instead.", "three", "four"]
+        "The screen reader stopped working; using the recorder.", "three", "four"]
     assert chain.name == "the recorder"
 
 
@@ -93,8 +93,8 @@ def test_a_backend_that_fails_at_once_is_skipped_and_a_total_failure_is_silent()
     out = io.StringIO()
     chain = FallbackSpeaker([Flaky(good=0), Flaky(good=0), TextSpeaker(out)])
     chain.speak("Your turn.")
-    assert out.getvalue().splitlines() == [
-        "Speech through the screen reader stopped working; using text lines instead.", "Your turn."]
+    assert out.getvalue().splitlines() == [  # one notice for both, which never spoke
+        "The screen reader could not speak and the screen reader could not speak; using text lines.", "Your turn."]
     dead = FallbackSpeaker([Flaky(good=0)])
     dead.speak("nobody hears this")  # must not raise
     dead.silence()
@@ -138,14 +138,15 @@ def test_text_lines_are_silent_and_end_the_chain() -> None:
     chain.speak("one")
     chain.speak("two")
     chain.speak("three")
-    assert heard == chain.notices == ["Speech through the screen reader stopped working; using text lines instead."]
+    assert heard == chain.notices == ["The screen reader stopped working; using text lines."]
     assert not chain.speaking and chain.name == "text lines"
     assert chain.problems == ["the screen reader: speech server gone."]
 
 
 def test_a_notice_comes_first_once_and_an_interruption_does_not_cut_it_off() -> None:
     recorder = RecordingSpeaker()
-    chain = FallbackSpeaker([recorder], notice="No screen reader answered; using the built-in voice.")
+    recorder.name = "the built-in voice"
+    chain = FallbackSpeaker([recorder], failed=["no screen reader answered"])
     heard: list[str] = []
     chain.on_notice = heard.append
     chain.speak("Welcome.", interrupt=True)
@@ -170,8 +171,7 @@ def test_a_standby_is_built_only_when_needed_and_gets_the_settings() -> None:
     chain.silence()
     assert built == []
     chain.speak("two")
-    assert built[0].said == ["Speech through the screen reader stopped working; using the built-in voice instead.",
-                             "two"]
+    assert built[0].said == ["The screen reader stopped working; using the built-in voice.", "two"]
     assert built[0].settings == [("rate", 250), ("volume", 0.5)]
     chain.set_rate(300)
     assert built[0].settings[-1] == ("rate", 300)
@@ -184,8 +184,8 @@ def test_a_standby_is_built_only_when_needed_and_gets_the_settings() -> None:
     out = io.StringIO()
     chain = FallbackSpeaker([Flaky(good=0), LazySpeaker("the built-in voice", broken), TextSpeaker(out)])
     chain.speak("Your turn.")
-    assert out.getvalue().splitlines() == [
-        "Speech through the screen reader stopped working; using text lines instead.", "Your turn."]
+    assert out.getvalue().splitlines() == [  # one notice naming both failures, and what is used now
+        "The screen reader could not speak and the built-in voice could not start; using text lines.", "Your turn."]
     assert chain.problems == ["the screen reader: speech server gone.",
                               "the built-in voice: The built-in voice found no sound device."]
 
@@ -220,3 +220,31 @@ def test_importing_the_speakers_loads_no_speech_or_ui_library() -> None:
             "{'accessible_output2', 'pyttsx3', 'speechd', 'prompt_toolkit', 'comtypes'}))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_every_failure_on_the_way_is_told_in_one_notice_that_names_what_is_used_now() -> None:
+    def broken() -> Speaker:
+        raise SpeechUnavailable("The built-in voice found no sound device.")
+
+    out = io.StringIO()
+    heard: list[str] = []
+    chain = FallbackSpeaker([Flaky(good=1), LazySpeaker("the built-in voice", broken), TextSpeaker(out)],
+                            on_notice=heard.append)
+    chain.speak("Welcome.")
+    chain.speak("Your turn.")  # the daemon dies mid-game, and the voice cannot start either
+    notice = "The screen reader stopped working and the built-in voice could not start; using text lines."
+    assert out.getvalue().splitlines() == [notice, "Your turn."]
+    assert heard == chain.notices == [notice]  # one notice, not one for each
+
+    class Mute(RecordingSpeaker):
+        name = "the built-in voice"
+
+        def speak(self, text: str, interrupt: bool = False) -> None:
+            raise OSError("no sound device")
+
+    out = io.StringIO()
+    chain = FallbackSpeaker([Mute(), TextSpeaker(out)], failed=["no screen reader answered"])
+    chain.speak("Welcome.")  # the voice started, but cannot speak: it never worked, so it did not "stop"
+    assert out.getvalue().splitlines() == [
+        "No screen reader answered and the built-in voice could not speak; using text lines.", "Welcome."]
+    assert chain.notice is None

@@ -108,7 +108,7 @@ def test_a_daemon_dying_mid_game_hands_over_once_and_loses_nothing(speech_dispat
     speech_dispatcher.kill()
     for text in ("Your turn.", "Bob plays a five.", "Fifteen for two."):
         chain.speak(text)
-    notice = "Speech through Speech Dispatcher stopped working; using the recorder instead."
+    notice = "Speech Dispatcher stopped working; using the recorder."
     assert backup.said == [notice, "Your turn.", "Bob plays a five.", "Fifteen for two."]
     assert heard == [notice] and chain.notices == [notice]
     assert speech_dispatcher.spoken() == ["You have 14 points.", "Bob has 9 points."]
@@ -132,7 +132,7 @@ def test_a_hung_daemon_never_freezes_the_game_at_start_or_mid_game(speech_dispat
         chain.speak("During the hang.")
         assert time.monotonic() - started < 15  # not forever: the guard waits about two seconds
         assert chain.name == "text lines"
-        assert heard == ["Speech through Speech Dispatcher stopped working; using text lines instead."]
+        assert heard == ["Speech Dispatcher stopped working; using text lines."]
         chain.speak("After the hang.")  # at once: the hung speaker is not tried again
         assert chain.name == "text lines"
         # And a daemon already hung when the game starts: the start goes on without it.
@@ -189,6 +189,27 @@ def unreachable(patch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Point clients at a socket nobody listens on, and forbid them to start a daemon of their own."""
     patch.setenv("SPEECHD_ADDRESS", f"unix_socket:{tmp_path / 'nobody.sock'}")
     patch.setenv("SPEECHD_CMD", shutil.which("false") or "/bin/false")
+
+
+def test_the_game_never_starts_a_speech_dispatcher_of_its_own(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Speech Dispatcher's client starts a daemon when none answers, and that daemon outlived the game by hours; a
+    daemon already running (a screen reader's) is the only one used."""
+    require()
+    socket = tmp_path / "runtime" / "speech-dispatcher" / "speechd.sock"  # the client's default, in a private place
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "runtime"))
+    for name in ("SPEECHD_ADDRESS", "SPEECHD_SOCKET", "SPEECHD_CMD"):  # the client's own spawn command would run
+        monkeypatch.delenv(name, raising=False)
+    try:
+        with pytest.raises(SpeechUnavailable, match=r"^No screen reader answered\.$"):
+            ScreenReaderSpeaker()
+        chain = open_speaker("screenreader")
+        assert chain.name == "text lines"
+        chain.close()
+        assert "SPEECHD_CMD" not in os.environ  # put back as it was
+        found = subprocess.run(["pgrep", "-f", str(socket)], capture_output=True, text=True).stdout.split()
+        assert found == [], "a Speech Dispatcher was started for the game"
+    finally:
+        subprocess.run(["pkill", "-9", "-f", str(socket)], capture_output=True)
 
 
 def test_no_screen_reader_answering_means_text_lines_and_one_notice(
@@ -419,8 +440,7 @@ def test_sound_failing_mid_game_stops_the_voice_and_the_chain_moves_on(
     chain.speak("Bob has 9 points.")  # queued, then fails to play
     voice.wait_until_idle(5)
     chain.speak("Your turn.")
-    assert backup.said == ["Speech through the built-in voice stopped working; using the recorder instead.",
-                           "Your turn."]
+    assert backup.said == ["The built-in voice stopped working; using the recorder.", "Your turn."]
     assert chain.problems[0].startswith("the built-in voice: The built-in voice could not play sound")
     chain.close()
     assert capfd.readouterr().out == ""
@@ -447,7 +467,7 @@ def test_the_modes(speech_dispatcher: SpeechDispatcher, player: Player, tmp_path
     auto.speak("Your turn.")  # the screen reader is gone: the built-in voice starts and takes over
     voice = standby.speaker
     assert isinstance(voice, VoiceSpeaker) and (voice.rate, voice.volume) == (300, 0.5)
-    assert auto.notices == ["Speech through Speech Dispatcher stopped working; using the built-in voice instead."]
+    assert auto.notices == ["Speech Dispatcher stopped working; using the built-in voice."]
     assert voice.wait_until_idle(10) and len(player.started()) == 2
     auto.close()
 
