@@ -97,7 +97,19 @@ def play(
     sound: bool = True,
     sound_volume: int | None = None,
 ) -> int:
-    """Run the shell until the player quits; returns the exit status."""
+    """Run the shell until the player quits; returns the exit status. What the sound and speech libraries write
+    to the standard error goes to ``sound-and-speech.log`` in the data folder, not over the game's lines."""
+    from audiocrib.shell.quiet import libraries_quiet
+
+    folders = Folders.of(folder)
+    with libraries_quiet(folders.data / "sound-and-speech.log"):
+        return _play(folders, speech, transcript, rate, volume, verbosity, pace, seed, show_text, sound,
+                     sound_volume)
+
+
+def _play(folders: Folders, speech: str | None, transcript: str | None, rate: int | None, volume: int | None,
+          verbosity: str | None, pace: float | None, seed: int | None, show_text: bool, sound: bool,
+          sound_volume: int | None) -> int:
     from audiocrib.narrator import Verbosity
     from audiocrib.sound import SilentPlayer, open_player
 
@@ -106,7 +118,7 @@ def play(
         "sound_volume": sound_volume, "show_text": None if show_text else False, "sounds": None if sound else False,
     }
     record = TranscriptSpeaker(transcript) if transcript else None
-    session = open_session(Folders.of(folder), speech, overrides, announcer_options={"transcript": record},
+    session = open_session(folders, speech, overrides, announcer_options={"transcript": record},
                            seed=seed)
     settings = session.settings
     player: SoundPlayer
