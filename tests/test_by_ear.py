@@ -234,3 +234,22 @@ def test_enter_pressed_twice_in_one_burst_at_the_lay_away_lays_away_and_plays_no
         assert session.moment == "play" and len(game.view(0).hand) == 4  # Bob deals: it is your lead, untouched
 
     run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0), seed=1)
+
+
+def test_enter_typed_ahead_in_the_drills_does_not_skip_the_answer_just_given() -> None:
+    clock = FakeClock()
+    ahead = "That Enter came before you heard the news, so it did nothing."
+
+    async def script(table: Table) -> None:
+        session = table.session
+        await table.press("down", "down", "enter", "down", "down", "enter")  # practice, start counting
+        assert session.moment == "counting"
+        drill = session.drills.drill
+        clock.now += 1
+        said = await table.press("1", "enter", "enter")  # answer, then Enter again at once
+        assert said[-1] == ahead and session.moment == "answered" and session.drills.drill is drill
+        clock.now += 1
+        said = await table.press("enter")
+        assert said[-1].startswith("Count this ") and session.drills.drill is not drill
+
+    run(script, settings=Settings(pace=0.0, typed_ahead=0.5), clock=clock)

@@ -154,8 +154,10 @@ _MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
     "waiting": (Binding(("enter",), "Hurry the computer players.", "_hurry"),),
     "over": (Binding(("enter",), "Back to the main menu.", "_to_main_menu"),),
 }
-_MOVES = frozenset({"_lay_away", "_play", "_claim", "_go_on", "_to_main_menu"})
-"""The game keys that make a move or go on: guarded against being typed ahead of the news."""
+_MOVES = frozenset({"_lay_away", "_play", "_claim", "_go_on", "_to_main_menu", "drills.answer_count",
+                    "drills.answer_discard", "drills.next_drill"})
+"""The keys that make a move or go on, in the game and the drills: guarded against being typed ahead of the
+news."""
 _KEY_WORDS = {
     ",": "comma", ".": "period", "<": "less than", ">": "greater than", "?": "question mark", "enter": "Enter",
     "space": "space", "escape": "Escape", "f1": "F1", "f2": "F2", "left": "left arrow", "right": "right arrow",
@@ -413,6 +415,7 @@ class Session:
             if key in binding.keys:
                 if binding.method.startswith("drills."):
                     getattr(self.drills, binding.method.removeprefix("drills."))(key)
+                    self._note_news()
                     if self.drills.finished:
                         self.drills.finished = False
                         self._enter_menu(Mode.PRACTICE, "Practice: ")
@@ -423,9 +426,23 @@ class Session:
         self.say(does_nothing(key))
 
     def _typed_ahead(self, binding: Binding | None) -> bool:
-        """True if ``binding`` makes a move in the game and comes too soon after the news of this moment."""
-        return (self.mode is Mode.GAME and binding is not None and binding.method in _MOVES
+        """True if ``binding`` makes a move (in the game or a drill) and comes too soon after the news of this
+        moment."""
+        return (self.mode in (Mode.GAME, Mode.DRILL) and binding is not None and binding.method in _MOVES
                 and self.clock() - self.told_at < self.settings.typed_ahead)
+
+    def _note_news(self) -> None:
+        """If the game or the drill has moved to a new moment, keys that make moves wait until its news can have
+        been heard."""
+        if self.mode is Mode.DRILL:
+            stand: tuple[object, ...] = (self.drills.moment, id(self.drills.drill))
+        elif self.game is not None:
+            stand = (len(self.game.events), self.told, self.holding, self._game_moment())
+        else:
+            return
+        if stand != self.stand:
+            self.stand = stand
+            self.told_at = self.clock()
 
     # ------------------------------------------------------------ help
     def _help(self, key: str) -> None:
@@ -633,6 +650,7 @@ class Session:
         elif item in ("start counting", "start discarding"):
             self.mode = Mode.DRILL
             self.drills.start("counting" if item == "start counting" else "discarding")
+            self._note_news()
         elif item == "figures":
             for line in self.drills.figures():
                 self.say(line)
@@ -828,11 +846,7 @@ class Session:
         count any game won in the statistics, and keep the game."""
         self.hurried = False  # keys from here on hurry the next computer player
         self._catch_up()
-        assert self.game is not None
-        stand = (len(self.game.events), self.told, self.holding, self.moment)
-        if stand != self.stand:  # news: keys that make moves wait until it can have been heard
-            self.stand = stand
-            self.told_at = self.clock()
+        self._note_news()
         self._count_games()
         self._autosave()
 
@@ -1006,6 +1020,7 @@ class Session:
         """The counting timer: warnings at half time, ten and five seconds, and the timeout itself."""
         if self.mode is Mode.DRILL:
             self.drills.tick()
+            self._note_news()  # the time ran out: the answer is news
             return
         if not self.count_clock.running or self.mode is not Mode.GAME or self.moment != "count":
             return
