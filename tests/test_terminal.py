@@ -98,6 +98,15 @@ def start(daemon: SpeechDispatcher, tmp_path: Path, name: str, term: str = "xter
     return Terminal(f"audiocrib-{name}-{os.getpid()}", command, env, tmp_path / "raw.bin")
 
 
+def quit_at_once(terminal: Terminal) -> None:
+    """Control C, and the program is gone within ten seconds."""
+    terminal.keys("C-c")
+    end = time.monotonic() + 10
+    while terminal.alive():
+        assert time.monotonic() < end, "Control C did not quit"
+        time.sleep(0.05)
+
+
 def wait_screen(terminal: Terminal, text: str, timeout: float = 10.0) -> str:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -184,11 +193,7 @@ def test_it_works_under_a_dumb_terminal_with_text_lines_only(daemon: SpeechDispa
         assert "Your hand: " in screen
         terminal.keys("c")
         wait_screen(terminal, "no count until the play")
-        terminal.keys("C-c")
-        end = time.monotonic() + 10
-        while terminal.alive():
-            assert time.monotonic() < end, "Control C did not quit"
-            time.sleep(0.05)
+        quit_at_once(terminal)
     finally:
         terminal.close()
     assert daemon.spoken() == []  # speech none: the terminal's own reader does the reading
@@ -230,11 +235,7 @@ def test_on_a_machine_without_sound_nothing_but_the_games_own_lines_reach_the_sc
         wait_screen(terminal, "Main menu: New game. 1 of 7.", timeout=20)
         terminal.keys("Enter")
         wait_screen(terminal, "Lay away two cards")
-        terminal.keys("C-c")
-        end = time.monotonic() + 10
-        while terminal.alive():
-            assert time.monotonic() < end, "Control C did not quit"
-            time.sleep(0.05)
+        quit_at_once(terminal)
     finally:
         terminal.close()
     said = set((tmp_path / "transcript.txt").read_text().splitlines())
