@@ -29,7 +29,15 @@ from audiocrib.player import PlayerError, drive, load_player
 from audiocrib.rules import Rules
 
 __all__ = [
-    "ArenaResult", "BotRecord", "GameRecord", "play_game", "progress_line", "run_arena", "seat_players", "wilson"
+    "ArenaResult",
+    "BotRecord",
+    "GameRecord",
+    "play_game",
+    "player_seed",
+    "progress_line",
+    "run_arena",
+    "seat_players",
+    "wilson",
 ]
 
 ROLES = ("dealer", "pone")
@@ -77,10 +85,22 @@ def seat_players(names: Sequence[str], rules: Rules, turn: int) -> tuple[str, ..
     return tuple(names[(rules.side_of(seat) + turn) % len(names)] for seat in range(rules.players))
 
 
+def player_seed(seed: int, turn: int, seat: int) -> int:
+    """The seed of the player in ``seat`` in the game ``turn`` of the group played on the cards of ``seed``.
+
+    Each game of a group gets its own player seeds: with the same player named twice (self-play), seeds that
+    followed the seat alone would make the games of a group one game played again after the swap.
+
+    >>> len({player_seed(5, turn, seat) for turn in range(6) for seat in range(6)})
+    36
+    """
+    return (seed * 8 + turn) * 8 + seat
+
+
 def play_game(names: Sequence[str], rules: Rules, seed: int, turn: int) -> GameRecord:
-    """Play one game with the players ``names`` seated by `seat_players`."""
+    """Play one game with the players ``names`` seated by `seat_players`, each seeded by `player_seed`."""
     seats = seat_players(names, rules, turn)
-    players = [load_player(name, seed=seed * 8 + seat) for seat, name in enumerate(seats)]
+    players = [load_player(name, seed=player_seed(seed, turn, seat)) for seat, name in enumerate(seats)]
     game = drive(Game(rules, seed=seed), players)
     first_dealer = next(e.dealer for e in game.events if isinstance(e, GameStarted))
     won = next(e for e in game.events if isinstance(e, GameWon))

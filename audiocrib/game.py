@@ -18,15 +18,17 @@ no decision (cutting for deal, dealing, the starter, goes, the show) happen by t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+import typing
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import Any
 
-from audiocrib.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
-from audiocrib.cards import DECK, Card, Rank, spoken_list
+from audiocrib.actions import ACTION_TYPES, Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.cards import DECK, Card, Rank, Suit, spoken_list
 from audiocrib.errors import IllegalActionError, RulesError, SaveError
 from audiocrib.events import (
     CountRequested,
@@ -283,7 +285,12 @@ class Game:
 
     # ----------------------------------------------------------------- actions
     def verify(self, action: Action) -> None:
-        """Raise `IllegalActionError` with a sentence that reads well aloud if ``action`` is not allowed now."""
+        """Raise `IllegalActionError` with a sentence that reads well aloud if ``action`` is not allowed now.
+
+        Anything at all may be passed (the online server passes on what arrives from the network): what is not one
+        of the game's own actions with every field of its type is refused before anything else is looked at.
+        """
+        _check_form(action)
         seat = action.seat
         self._check_seat(seat)
         if self._phase is Phase.MATCH_OVER:
@@ -293,8 +300,6 @@ class Game:
         elif isinstance(action, Play):
             self._verify_turn(seat, "play a card")
             card = action.card
-            if not isinstance(card, Card):
-                raise IllegalActionError("That is not a card.")
             if card not in self._hands[seat]:
                 raise IllegalActionError(f"You do not hold the {card.name}.")
             if self._count + card.value > 31:
@@ -327,9 +332,7 @@ class Game:
             if isinstance(action, ClaimCount):
                 n = len(self._show_cards(*self._show[0]))
                 top = MAX_SCORE[n]
-                if isinstance(action.points, bool) or not isinstance(action.points, int) or not (
-                    0 <= action.points <= top
-                ):
+                if not 0 <= action.points <= top:
                     raise IllegalActionError(f"A count for {number_words(n)} cards and the starter is from zero "
                                              f"to {number_words(top)}.")
         else:
@@ -347,9 +350,7 @@ class Game:
             )
         if self._discards[seat] is not None:
             raise IllegalActionError("You have already laid your cards away.")
-        if not isinstance(action.cards, tuple | list) or not all(isinstance(c, Card) for c in action.cards):
-            raise IllegalActionError("That is not a card.")
-        cards = tuple(action.cards)
+        cards = action.cards
         if len(cards) != needed:
             cards_word = "card" if needed == 1 else "cards"
             raise IllegalActionError(f"Lay away exactly {number_words(needed)} {cards_word} to the crib.")
@@ -803,6 +804,43 @@ class Game:
             tuple(self._taken), tuple(self._log),
         )
 
+
+
+def _is_card(value: object) -> bool:
+    """A real `Card`: not a subclass, and not one whose fields were set around its checks."""
+    return (type(value) is Card and type(getattr(value, "rank", None)) is Rank
+            and type(getattr(value, "suit", None)) is Suit)
+
+
+def _is_cards(value: object) -> bool:
+    return type(value) is tuple and len(value) <= len(DECK) and all(_is_card(c) for c in value)
+
+
+_FIELD_CHECKS: dict[object, tuple[Callable[[object], bool], str]] = {
+    int: (lambda value: type(value) is int, "That is not a whole number."),
+    Card: (_is_card, "That is not a card."),
+    tuple[Card, ...]: (_is_cards, "That is not a card."),
+}
+"""For each type an action's field may have: the test of a value, and the sentence that refuses one that fails it."""
+
+_ACTION_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _check_form(action: object) -> None:
+    """Refuse what is not one of the game's own action types (`ACTION_TYPES`) with every field of its type."""
+    cls = type(action)
+    if cls not in ACTION_TYPES.values():
+        raise IllegalActionError("That is not something a player can do.")
+    hints = _ACTION_HINTS.get(cls)
+    if hints is None:
+        hints = _ACTION_HINTS[cls] = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        value = getattr(action, f.name, None)
+        if f.name == "seat" and type(value) is not int:
+            raise IllegalActionError("There is no such seat at this table.")
+        test, refusal = _FIELD_CHECKS.get(hints[f.name], (lambda _: False, "That is not something a player can do."))
+        if not test(value):
+            raise IllegalActionError(refusal)
 
 
 def _below(rng: random.Random, n: int) -> int:

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from audiocrib import Game, Rules
-from audiocrib.arena import ArenaResult, play_game, run_arena, seat_players, wilson
+from audiocrib.arena import ArenaResult, play_game, player_seed, run_arena, seat_players, wilson
 from audiocrib.events import Dealt
 from audiocrib.rules import Variant
 
@@ -31,13 +31,27 @@ def test_each_player_deals_first_in_one_game_of_each_pair() -> None:
         assert first.seats[first.first_dealer] != second.seats[second.first_dealer]  # ...other player dealing
 
 
+def test_the_two_games_of_a_self_play_pair_are_two_games() -> None:
+    # The same player named twice: the seats swap between the two games of a pair, and each game's players get
+    # seeds of their own, so the pair is two different games on the same cards, not one game counted twice.
+    names = ["beginner", "audiocrib.bots.beginner:Beginner"]
+    rules = Rules()
+    for seed in range(3):
+        first = play_game(names, rules, seed, turn=0)
+        second = play_game(names, rules, seed, turn=1)
+        assert first.first_dealer == second.first_dealer
+        by_seat = [[(role, peg, hand, crib) for _, role, peg, hand, crib in r.deals] for r in (first, second)]
+        assert by_seat[0] != by_seat[1]
+        assert play_game(names, rules, seed, turn=0) == first  # still repeatable
+
+
 def test_every_complete_deal_is_tallied_by_role_and_part() -> None:
     rules = Rules()
     record = play_game(["medium", "easy"], rules, 3, turn=0)
     game = Game(rules, seed=3)
     from audiocrib.player import drive, load_player
 
-    drive(game, [load_player("medium", seed=3 * 8), load_player("easy", seed=3 * 8 + 1)])
+    drive(game, [load_player("medium", seed=player_seed(3, 0, 0)), load_player("easy", seed=player_seed(3, 0, 1))])
     last_deal = max(i for i, e in enumerate(game.events) if isinstance(e, Dealt))
     before_last = Game.from_events(game.events[:last_deal], rules)
     assert sum(peg + hand + crib for *_, peg, hand, crib in record.deals) == sum(before_last.scores)

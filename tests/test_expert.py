@@ -120,11 +120,12 @@ class TestPegging:
             assert Expert(seed=seed).play(view) != Card.parse("5C")
 
     def test_pegs_out_when_it_can_instead_of_taking_more_points_later(self) -> None:
-        # Seat 0 needs 2 to win; the eight on the seven makes fifteen and the game, whatever follows.
+        # Seat 0 needs 2 to win; the eight on the seven makes fifteen and the game, whatever follows, and so does
+        # the seven (a pair); the six scores nothing.
         view = _view_after(["7C 8S 6S KH QS JS", "7D 8H 2C 3C 4D 5D"], ["QS JS", "4D 5D"], "1:7D",
                            dealer=0, scores=(119, 100))
         assert view.scores == (119, 100)
-        assert Expert(seed=1).play(view) == Card.parse("8S")
+        assert Expert(seed=1).play(view) in (Card.parse("8S"), Card.parse("7C"))
 
     def test_reads_a_go_no_card_of_the_player_fits(self) -> None:
         # Seat 1 said go at 29: it holds no ace or two.

@@ -17,10 +17,10 @@ from __future__ import annotations
 import random
 
 from audiocrib.cards import Card
-from audiocrib.scoring import score_hand
+from audiocrib.scoring import score_hand, score_play
 from audiocrib.views import PlayerView
 
-__all__ = ["Bot", "hand_being_counted"]
+__all__ = ["Bot", "hand_being_counted", "points_now", "winning_card"]
 
 
 def hand_being_counted(view: PlayerView) -> tuple[tuple[Card, ...], Card, bool]:
@@ -32,6 +32,31 @@ def hand_being_counted(view: PlayerView) -> tuple[tuple[Card, ...], Card, bool]:
     if cards is None:
         raise ValueError("The crib being counted is not in the view.")
     return cards, view.starter, crib
+
+
+def points_now(view: PlayerView, card: Card) -> int:
+    """The points laying ``card`` now is sure to bring: what it scores in the play, and one for the last card when
+    nobody else can lay a card after it (every other seat has said go or holds nothing) and neither can this seat.
+    """
+    series = [c for _, c in view.series]
+    points = score_play([*series, card]).total
+    count = view.count + card.value
+    if count < 31:
+        others_out = all(s in view.said_go or not held for s, held in enumerate(view.held) if s != view.seat)
+        rest = list(view.hand)
+        rest.remove(card)
+        if others_out and all(count + c.value > 31 for c in rest):
+            points += 1
+    return points
+
+
+def winning_card(view: PlayerView) -> Card | None:
+    """A card from ``view.playable`` that wins the game the moment it is laid (the one that scores most), or None."""
+    need = view.rules.target - view.scores[view.side]
+    best = max(view.playable, key=lambda card: points_now(view, card), default=None)
+    if best is None or points_now(view, best) < need:
+        return None
+    return best
 
 
 class Bot:
@@ -70,8 +95,20 @@ class Bot:
         """The cards to lay away; each level decides."""
         raise NotImplementedError
 
+    takes_the_game = True
+    """Lays a card that wins the game at once whenever it holds one (`winning_card`), before its level decides."""
+
     def play(self, view: PlayerView) -> Card:
-        """The card to play; each level decides."""
+        """The card to play: one that wins the game now if there is one (and the level takes it), else the level's
+        choice (`choose_play`)."""
+        if self.takes_the_game:
+            card = winning_card(view)
+            if card is not None:
+                return card
+        return self.choose_play(view)
+
+    def choose_play(self, view: PlayerView) -> Card:
+        """The card to play when none wins the game at once; each level decides."""
         raise NotImplementedError
 
     def count(self, view: PlayerView) -> int:

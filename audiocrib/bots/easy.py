@@ -26,7 +26,7 @@ class Easy(Bot):
         best = max(options, key=points_without_starter)
         return tuple(c for c in view.hand if c not in best)
 
-    def play(self, view: PlayerView) -> Card:
+    def choose_play(self, view: PlayerView) -> Card:
         """The card that scores most now (ties broken at random)."""
         series = [card for _, card in view.series]
         cards = list(view.playable)

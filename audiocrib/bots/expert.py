@@ -76,7 +76,7 @@ class Expert(Bot):
         return options[0].discard
 
     # ----------------------------------------------------------------- the play
-    def play(self, view: PlayerView) -> Card:
+    def choose_play(self, view: PlayerView) -> Card:
         """The card whose look-ahead over the weighted worlds is best."""
         by_rank: dict[int, Card] = {}
         for card in view.playable:

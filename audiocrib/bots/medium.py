@@ -53,7 +53,7 @@ class Medium(Bot):
         """The discard with the best expected hand over every unseen starter."""
         return analyse(view.hand, view.must_discard)[0].discard
 
-    def play(self, view: PlayerView) -> Card:
+    def choose_play(self, view: PlayerView) -> Card:
         """The card with the best pegging value (ties broken at random)."""
         cards = list(view.playable)
         self.rng.shuffle(cards)
