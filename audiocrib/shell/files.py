@@ -107,15 +107,25 @@ def load(path: Path, what: str, version: int, parse: Callable[[dict[str, Any]], 
 
 
 def save(path: Path, data: dict[str, Any] | str, *, readable: bool = False) -> None:
-    """Write ``data`` as JSON to ``path`` atomically: to ``NAME.partial``, flushed to the disk, then renamed over
-    ``path``. ``data`` may be JSON text already. ``readable`` indents it for a person to read. Raises OSError
-    when it cannot be written."""
+    """Write ``data`` as JSON to ``path`` atomically: to a new ``NAME.partial``, flushed to the disk, then renamed
+    over ``path``. ``data`` may be JSON text already. ``readable`` indents it for a person to read. Raises OSError
+    when it cannot be written.
+
+    The partial file is created afresh and exclusively: whatever is in its place (a copy left by a crash, or a
+    link planted to another file) is removed first, and if something is put back meanwhile the write fails rather
+    than go through it.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     text = data if isinstance(data, str) else json.dumps(data, indent=2 if readable else None, ensure_ascii=True)
-    text += "\n"
     partial = path.with_name(path.name + ".partial")
-    with open(partial, "w", encoding="utf-8", newline="\n") as file:
-        file.write(text)
+    try:
+        os.unlink(partial)  # a link is removed, never followed; a folder is refused
+    except FileNotFoundError:
+        pass
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    descriptor = os.open(partial, flags, 0o666)
+    with open(descriptor, "w", encoding="utf-8", newline="\n") as file:
+        file.write(text + "\n")
         file.flush()
         os.fsync(file.fileno())
     os.replace(partial, path)
