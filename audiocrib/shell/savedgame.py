@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import ClassVar
 
 from audiocrib.errors import AudiocribError
 from audiocrib.game import Game
@@ -38,6 +39,9 @@ class SavedTable:
     table: str
     """This table's name, so the statistics count each of its games once."""
     history: tuple[str, ...]
+
+    MAX_BYTES: ClassVar[int] = 16 << 20
+    """The largest file read back: the longest match with a full history is a few hundred kilobytes."""
 
     def dumps(self, moment: str) -> str:
         """The file's text (``moment`` is for people and tests reading it: a resume reads the log)."""

@@ -299,10 +299,15 @@ class Session:
 
     def _read_files(self) -> list[str]:
         """Read the game in progress, the statistics and the practice figures; a sentence for each damaged one."""
-        notices = []
+        notices: list[str | None] = []
+        problem = files.folder_problem(self.save_path.parent) if self.save_path is not None else None
+        if problem is not None and self.save_path is not None:
+            notices.append(f"Your data folder, {self.save_path.parent}, cannot be opened ({problem}), so no game "
+                           "can be resumed and nothing is kept this time.")
+            self.save_path = self.statistics_path = self.drills.record_path = None
         if self.save_path is not None:
             loaded = files.load(self.save_path, "saved game", SAVE_VERSION, SavedTable.from_json,
-                                "it cannot be resumed")
+                                "it cannot be resumed", limit=SavedTable.MAX_BYTES)
             self.saved = loaded.value
             notices.append(loaded.notice)
         if self.statistics_path is not None:
