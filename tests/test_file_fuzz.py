@@ -22,9 +22,14 @@ from typing import Any
 
 import pytest
 
+from audiocrib.game import Game
+from audiocrib.rules import Rules
+from audiocrib.shell.announcer import Announcer
+from audiocrib.shell.history import LINE_LIMIT
 from audiocrib.shell.main import Folders, open_session
+from audiocrib.shell.savedgame import SavedTable
 from audiocrib.shell.session import Session
-from audiocrib.speech import RecordingSpeaker
+from audiocrib.speech import RecordingSpeaker, TranscriptSpeaker
 from audiocrib.statistics import Statistics
 from audiocrib.words import number_words
 from tests.test_keeping import FALLBACK, WHAT, _valid
@@ -346,3 +351,58 @@ def test_a_data_folder_that_cannot_be_opened_is_one_sentence_and_the_game_goes_o
     assert any(line.startswith("New game: ") for line in lines)
     assert not [line for line in lines if "cannot be saved" in line]  # said once, at the start
     assert sorted(p.name for p in data.iterdir()) == sorted(FILES[1:])  # untouched
+
+
+# ------------------------------------------------------------------ text from files never reaches the terminal raw
+ESCAPES = "\x1b[2J\x1b]0;owned\x07\x1b[31m"
+"""Clear the screen, retitle the window, turn the text red: what a hostile name could do to a terminal."""
+
+
+def _save_with(folder: Path, names: tuple[str, ...] = ("You", "Bob"), history: tuple[str, ...] = ("Welcome.",),
+               table: str = "a table") -> None:
+    game = Game(Rules(), names, seed=3)
+    saved = SavedTable(game, ("easy",), 0, frozenset(), -1, table, history)
+    (folder / SAVE).write_text(saved.dumps("discard"))
+
+
+@pytest.mark.parametrize("where", ["name", "history", "table", "long history", "long line", "long name"])
+def test_text_in_a_save_is_checked_like_every_other_value(where: str, tmp_path: Path) -> None:
+    if where == "name":
+        _save_with(tmp_path, names=("You", f"{ESCAPES}Bob"))
+    elif where == "history":
+        _save_with(tmp_path, history=("Welcome.", f"Bob{ESCAPES} deals.", "\ud800"))
+    elif where == "table":
+        _save_with(tmp_path, table=ESCAPES)
+    elif where == "long history":
+        _save_with(tmp_path, history=tuple(f"Line {i}." for i in range(100_000)))
+    elif where == "long line":
+        _save_with(tmp_path, history=("x" * 100_000,))
+    else:
+        _save_with(tmp_path, names=("You", "B" * 1000))
+    screen = io.StringIO()
+    speaker = RecordingSpeaker()
+    session = open_session(Folders(tmp_path, tmp_path), speaker=speaker, announcer_options={"screen": screen})
+    session.start()
+    assert speaker.said[1:3] == [
+        "Your saved game file is not in audiocrib's format, so it cannot be resumed; the file is kept aside as "
+        "saved-game.json.damaged.", "Main menu: New game. 1 of 7."]
+    assert "\x1b" not in screen.getvalue()
+
+
+def test_every_line_said_is_cleaned_of_control_characters_in_one_place(tmp_path: Path) -> None:
+    screen = io.StringIO()
+    speaker = RecordingSpeaker()
+    transcript = TranscriptSpeaker(tmp_path / "transcript.txt")
+    announcer = Announcer(speaker, screen, transcript)
+    announcer.say(f"Bob{ESCAPES} plays\r\nthe five\u202e of hearts.\x00")
+    clean = "Bob [2J ]0;owned [31m plays the five  of hearts. "
+    assert speaker.said == [clean]
+    assert announcer.history.messages == (clean,)
+    assert screen.getvalue() == clean + "\n"
+    transcript.close()
+    assert (tmp_path / "transcript.txt").read_text() == clean + "\n"
+    # the lines kept without being said (a sound said them) and a resumed game's lines go through it too
+    announcer.history.add(f"Go{ESCAPES}.")
+    announcer.history.restore(["Old\x1b[1m line.", "x" * 100_000])
+    assert all(line.isprintable() and len(line) <= LINE_LIMIT for line in announcer.history.messages)
+    assert announcer.history.messages[-1] == "Go [2J ]0;owned [31m."

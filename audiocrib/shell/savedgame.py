@@ -16,6 +16,8 @@ from typing import ClassVar
 
 from audiocrib.errors import AudiocribError
 from audiocrib.game import Game
+from audiocrib.shell.announcer import clean
+from audiocrib.shell.history import LIMIT, LINE_LIMIT
 from audiocrib.shell.tablesetup import LEVEL_NAMES
 
 __all__ = ["SAVE_VERSION", "SEAT", "SavedTable"]
@@ -24,6 +26,8 @@ SEAT = 0
 """The human's seat."""
 SAVE_VERSION = 2
 """The version of the game-in-progress file (``saved-game.json``)."""
+NAME_LIMIT = 40
+"""Characters in a player's name, at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,4 +72,14 @@ class SavedTable:
         if not isinstance(table, str) or not isinstance(history, list) or not all(
                 isinstance(line, str) for line in history):
             raise ValueError("the table's name or the messages are not text")
+        if not all(_text(name, NAME_LIMIT) for name in game.names) or not _text(table, 64):
+            raise ValueError("a name is not printable text of a sane length")
+        if len(history) > LIMIT or not all(_text(line, LINE_LIMIT) for line in history):
+            raise ValueError("the messages are not what audiocrib keeps")
         return cls(game, tuple(levels), told, frozenset(early), passed, table, tuple(history))
+
+
+def _text(text: str, limit: int) -> bool:
+    """True if ``text`` is a line audiocrib could have kept: printable as it is (`clean` leaves it alone), and at
+    most ``limit`` characters."""
+    return len(text) <= limit and clean(text) == text
