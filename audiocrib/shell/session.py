@@ -273,6 +273,8 @@ class Session:
         """How many of the game's events the statistics have looked at."""
         self.unsaved: set[str] = set()
         """The files whose failure to be written the player has heard about (said once each)."""
+        self.write_error = ""
+        """Why the last write that failed failed ("No space left on device")."""
         self.confirm_at = -1
         """The key press that asked to confirm a new game over an unfinished one."""
         record = save_path.with_name("practice.json") if save_path is not None else None
@@ -330,10 +332,10 @@ class Session:
         try:
             write()
         except OSError as error:
+            self.write_error = error.strerror or "an error of the system"
             if what not in self.unsaved:
                 self.unsaved.add(what)
-                self.say(f"Your {what} cannot be saved ({error.strerror or 'an error of the system'}); "
-                         "audiocrib goes on without it.")
+                self.say(f"Your {what} cannot be saved ({self.write_error}); audiocrib goes on without it.")
         else:
             self.unsaved.discard(what)
 
@@ -719,9 +721,11 @@ class Session:
         if self.save_path is None:
             self.say("This session has no place to keep games; choose Abandon the game and quit, or Resume.")
             return
+        self.unsaved.add("game")  # a failure now is said here, in its own words
         self._autosave()
         if "game" in self.unsaved:
-            self._resume()
+            self.say(f"Your game could not be saved ({self.write_error}). It is still open: free some space or "
+                     "check the folder's permissions and choose Save and quit again, or choose Resume to play on.")
             return
         self.say("Game saved. Goodbye.")
         self.finished = True
@@ -729,7 +733,13 @@ class Session:
     def _abandon(self) -> None:
         if self.save_path is not None:
             path = self.save_path
+            self.unsaved.add("game")  # a failure now is said here, in its own words
             self._write("game", lambda: path.unlink(missing_ok=True))
+            if "game" in self.unsaved:
+                self.say(f"Your game could not be let go ({self.write_error}): audiocrib will offer it again at "
+                         "the next start, where you can abandon it or start a new game over it. Goodbye.")
+                self.finished = True
+                return
         self.say("The game is abandoned. Goodbye.")
         self.finished = True
 
