@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -196,25 +197,53 @@ class PracticeRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PracticeRecord:
-        """The inverse of `to_json`; raises ValueError or TypeError on anything malformed."""
+        """The inverse of `to_json`; raises ValueError or TypeError on anything malformed or impossible (more
+        right than counted, a streak longer than the counts right, NaN or a day a count).
+
+        >>> PracticeRecord.from_json({"counts": 4, "right": 40})
+        Traceback (most recent call last):
+        ...
+        ValueError: the practice figures do not add up
+        """
         if not isinstance(data, dict):
             raise TypeError("the practice record must be an object")
         whole = {k: data.get(k, 0) for k in ("counts", "right", "streak", "best_streak", "discards",
                                                 "best_discards")}
-        if not all(type(v) is int and v >= 0 for v in whole.values()):
+        if not all(type(v) is int and 0 <= v <= MOST_DRILLS for v in whole.values()):
             raise ValueError("counts must be whole numbers")
         missed = data.get("missed", {})
-        if not isinstance(missed, dict) or not all(type(v) is int for v in missed.values()):
+        if not isinstance(missed, dict) or not set(missed) <= _MISSABLE or not all(
+                type(v) is int and 0 <= v <= MOST_DRILLS for v in missed.values()):
             raise ValueError("missed must map kinds to counts")
-        return cls(counts=whole["counts"], right=whole["right"], seconds=float(data.get("seconds", 0.0)),
-                   streak=whole["streak"], best_streak=whole["best_streak"],
-                   missed=Counter({str(k): v for k, v in missed.items()}), discards=whole["discards"],
-                   best_discards=whole["best_discards"], points_lost=float(data.get("points_lost", 0.0)))
+        seconds, points_lost = data.get("seconds", 0), data.get("points_lost", 0)
+        if not all(type(v) in (int, float) and math.isfinite(v) and v >= 0 for v in (seconds, points_lost)):
+            raise ValueError("the time and the points given up must be numbers")
+        counts, right, wrong = whole["counts"], whole["right"], whole["counts"] - whole["right"]
+        if not (right <= counts and whole["streak"] <= whole["best_streak"] <= right
+                and seconds <= counts * _LONGEST_COUNT and whole["best_discards"] <= whole["discards"]
+                and points_lost <= whole["discards"] * _MOST_LOST
+                and all(v <= wrong * _MOST_ITEMS for v in missed.values())):
+            raise ValueError("the practice figures do not add up")
+        return cls(counts=counts, right=right, seconds=float(seconds), streak=whole["streak"],
+                   best_streak=whole["best_streak"], missed=Counter(missed), discards=whole["discards"],
+                   best_discards=whole["best_discards"], points_lost=float(points_lost))
+
+
+MOST_DRILLS = 10**8
+"""More drills than anyone does in a lifetime: a figure beyond it is not a real record."""
+_LONGEST_COUNT = 7 * 86400
+"""Seconds: no count takes a week on average (without the timer a drill waits, but not that long)."""
+_MOST_LOST = 200
+"""Points a deal given up at most: far beyond the worst discard's expected loss."""
+_MOST_ITEMS = 20
+"""Scoring items a count can miss at most (a hand and starter hold at most eight fifteens, and so on)."""
+_KIND_NAMES = {ScoreKind.RUN: "runs", ScoreKind.FLUSH: "flushes", ScoreKind.NOBS: "nobs", ScoreKind.PAIR: "pairs",
+               ScoreKind.PAIR_ROYAL: "pairs royal", ScoreKind.DOUBLE_PAIR_ROYAL: "double pairs royal",
+               ScoreKind.THIRTY_ONE: "thirty-ones", ScoreKind.FIFTEEN: "fifteens of three or more cards"}
+_MISSABLE = frozenset({"fifteens", *_KIND_NAMES.values()})
 
 
 def _kind_name(item: ScoreItem) -> str:
-    if item.kind is ScoreKind.FIFTEEN:
-        return "fifteens" if len(item.cards) == 2 else "fifteens of three or more cards"
-    return {ScoreKind.RUN: "runs", ScoreKind.FLUSH: "flushes", ScoreKind.NOBS: "nobs", ScoreKind.PAIR: "pairs",
-            ScoreKind.PAIR_ROYAL: "pairs royal", ScoreKind.DOUBLE_PAIR_ROYAL: "double pairs royal",
-            ScoreKind.THIRTY_ONE: "thirty-ones"}[item.kind]
+    if item.kind is ScoreKind.FIFTEEN and len(item.cards) == 2:
+        return "fifteens"
+    return _KIND_NAMES[item.kind]

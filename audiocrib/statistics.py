@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from audiocrib.events import GameWon, MatchWon
+from audiocrib.rules import Variant
 from audiocrib.words import number_words
 
 __all__ = ["LEVELS", "Statistics", "Tally"]
@@ -32,6 +33,8 @@ LEVELS = ("beginner", "easy", "medium", "expert")
 """The computer players' strengths, weakest first (the order the summary reads them in)."""
 _KEPT_IDS = 200
 """How many recent games' names are kept to stop one being counted twice."""
+MOST_GAMES = 10**7
+"""More games than anyone finishes in a lifetime: a count beyond it is not a real record."""
 
 
 @dataclass(slots=True)
@@ -68,9 +71,11 @@ class Tally:
         if not isinstance(data, dict):
             raise ValueError("a tally is a set of named counts")
         tally = cls(**{name: data.get(name, 0) for name in cls().to_json()})
-        counts = tally.to_json().values()
-        if not all(type(n) is int and n >= 0 for n in counts) or tally.wins > tally.games \
-                or tally.skunks_given + tally.skunked > tally.games:
+        if not all(type(n) is int and 0 <= n <= MOST_GAMES for n in tally.to_json().values()):
+            raise ValueError("a tally's counts are not whole numbers of games")
+        if not (tally.wins <= tally.games and tally.skunks_given <= tally.wins
+                and tally.skunked <= tally.games - tally.wins and tally.doubles_given <= tally.skunks_given
+                and tally.doubled <= tally.skunked):
             raise ValueError("a tally's counts do not add up")
         return tally
 
@@ -156,13 +161,23 @@ class Statistics:
         counted = data.get("counted", [])
         if not isinstance(by_level, dict) or not isinstance(by_variant, dict) or not isinstance(counted, list):
             raise ValueError("the statistics are not in their usual shape")
+        if not set(by_level) <= set(LEVELS) or not set(by_variant) <= {v.value for v in Variant}:
+            raise ValueError("the statistics name a level or a variant audiocrib does not have")
+        if len(counted) > _KEPT_IDS or not all(
+                isinstance(name, str) and len(name) <= 100 and name.isprintable() for name in counted):
+            raise ValueError("the games counted are not audiocrib's names for games")
         matches, match_wins = data.get("matches", 0), data.get("match_wins", 0)
-        if not (type(matches) is int and type(match_wins) is int and 0 <= match_wins <= matches):
+        if not (type(matches) is int and type(match_wins) is int and 0 <= match_wins <= matches <= MOST_GAMES):
             raise ValueError("the match counts do not add up")
-        return cls(total=Tally.from_json(data.get("total", {})),
-                   by_level={str(k): Tally.from_json(v) for k, v in by_level.items()},
-                   by_variant={str(k): Tally.from_json(v) for k, v in by_variant.items()},
-                   matches=matches, match_wins=match_wins, counted=[str(name) for name in counted])
+        stats = cls(total=Tally.from_json(data.get("total", {})),
+                    by_level={k: Tally.from_json(v) for k, v in by_level.items()},
+                    by_variant={k: Tally.from_json(v) for k, v in by_variant.items()},
+                    matches=matches, match_wins=match_wins, counted=list(counted))
+        for part in (stats.by_level, stats.by_variant):  # every game is counted in each
+            if [sum(getattr(t, name) for t in part.values()) for name in ("games", "wins")] != [
+                    stats.total.games, stats.total.wins]:
+                raise ValueError("the statistics by level or variant do not add up to the total")
+        return stats
 
 
 def _games(n: int) -> str:

@@ -25,20 +25,40 @@ _SMALL = (
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 
 
+_SCALES = ("", " thousand", " million", " billion", " trillion", " quadrillion", " quintillion")
+
+
 def number_words(n: int) -> str:
-    """A whole number from 0 to 9999 in words."""
+    """A whole number in words, up to the quintillions; beyond, "more than a thousand quintillion" (no count
+    audiocrib keeps comes near, but a number read from a file must not be able to stop the program).
+
+    >>> number_words(-2_000_017)
+    'minus two million seventeen'
+    >>> number_words(10**4000)
+    'more than a thousand quintillion'
+    """
     if n < 0:
         return "minus " + number_words(-n)
+    if n >= 1000 ** len(_SCALES):
+        return "more than a thousand quintillion"
+    if n < 1000:
+        return _below_thousand(n)
+    groups = []
+    for scale in _SCALES:
+        n, group = divmod(n, 1000)
+        if group:
+            groups.append(_below_thousand(group) + scale)
+    return " ".join(reversed(groups))
+
+
+def _below_thousand(n: int) -> str:
     if n < 20:
         return _SMALL[n]
     if n < 100:
         tens, ones = divmod(n, 10)
         return _TENS[tens] + ("-" + _SMALL[ones] if ones else "")
-    if n < 1000:
-        hundreds, rest = divmod(n, 100)
-        return _SMALL[hundreds] + " hundred" + (" " + number_words(rest) if rest else "")
-    thousands, rest = divmod(n, 1000)
-    return number_words(thousands) + " thousand" + (" " + number_words(rest) if rest else "")
+    hundreds, rest = divmod(n, 100)
+    return _SMALL[hundreds] + " hundred" + (" " + _below_thousand(rest) if rest else "")
 
 
 _NAMES = {

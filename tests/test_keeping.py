@@ -27,7 +27,7 @@ from audiocrib.shell.settings import Settings, SettingsFile
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.speech import RecordingSpeaker
 from audiocrib.statistics import Statistics
-from tests.autoplay import keys_for
+from tests.autoplay import keys_for, read_save
 from tests.shell_driver import Table, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -182,6 +182,56 @@ def test_a_finished_match_is_counted_once_in_the_statistics(tmp_path: Path) -> N
         assert said[-1] == "No practice yet."
 
     run(second, save_path=save)
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["at once", "after a move"])
+def test_save_and_quit_that_cannot_write_says_what_failed_and_what_to_do(moved: bool, tmp_path: Path) -> None:
+    save = tmp_path / SAVE
+    blocked = tmp_path / (SAVE + ".partial")
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await autoplay(table, until=12)
+        blocked.mkdir()  # the new copy cannot be made
+        if moved:
+            await autoplay(table, until=20)  # the autosave fails, and says so once
+        said = await table.press("escape", "down", "down", "enter")
+        assert said[-1] == ("Your game could not be saved (Is a directory). It is still open: free some space or "
+                            "check the folder's permissions and choose Save and quit again, or choose Resume to "
+                            "play on.")
+        assert said[-2] == "Save and quit. 3 of 4."  # nothing more: not back to the game behind the player's back
+        assert not table.session.finished and table.session.mode == "game menu"
+        blocked.rmdir()
+        said = await table.press("enter")  # Save and quit again
+        assert said == ["Game saved. Goodbye."]
+
+    table = run(script, setup=TABLE, save_path=save)
+    assert table.session.finished
+    saved = read_save(save)
+    assert saved is not None and saved[0].game.events == table.session.game.events  # type: ignore[union-attr]
+
+
+def test_abandon_that_cannot_let_the_game_go_says_it_will_come_back(tmp_path: Path) -> None:
+    """A folder that may not be changed; root may change any, so as root the program runs without that power."""
+    child = ("import sys; from pathlib import Path; from audiocrib.shell.main import Folders, open_session;"
+             "from audiocrib.speech import SilentSpeaker;"
+             "folder = Path(sys.argv[1]);"
+             "s = open_session(Folders(folder, folder), speaker=SilentSpeaker(), seed=5);"
+             "s.start(); s.press('enter'); folder.chmod(0o555); s.press('escape'); s.press('end');"
+             "[s.press('enter') for _ in range(3) if not s.finished]")
+    powerless = ["setpriv", "--bounding-set", "-dac_override"] if os.geteuid() == 0 else []
+    try:
+        done = subprocess.run([*powerless, sys.executable, "-c", child, str(tmp_path)], capture_output=True,
+                              text=True, timeout=60, cwd=ROOT)
+    finally:
+        tmp_path.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == (
+        "Your game could not be let go (Permission denied): audiocrib will offer it again at the next start, "
+        "where you can abandon it or start a new game over it. Goodbye.")
+    again, speaker = _session(tmp_path)
+    again.start()
+    assert speaker.said[-1] == "Main menu: Resume the unfinished game. 1 of 8."  # as it said
 
 
 # ------------------------------------------------------------------ settings

@@ -540,7 +540,7 @@ def test_voice_rate_and_volume_settings_reach_the_speech_chain() -> None:
     session = Session(Announcer(chain, io.StringIO()), settings=Settings(rate=250, volume=60))
     session.start()  # the screen reader fails on the first words: the voice starts and takes over
     assert (voice.rates, voice.volumes) == ([250], [0.6])  # handed over when the voice started
-    assert voice.said[0] == "The screen reader stopped working; using the built-in voice."
+    assert voice.said[0] == "The screen reader could not speak; using the built-in voice."
     assert session.announcer.history.messages[0] == voice.said[0]
     for _ in range(4):
         session.press("down")

@@ -13,10 +13,19 @@ player turned them off, and always when speech has fallen back to text, so an an
 'Bob plays the seven of clubs for twenty-two.\\n'
 >>> speaker.said == [announcer.history.last()] == ["Bob plays the seven of clubs for twenty-two."]
 True
+
+Every line is cleaned here, once, before it reaches the speech, the screen, the transcript or the history: text
+from a file or from another player (a name) may hold escape codes that would clear or retitle the terminal, or
+characters that reorder what a screen reader reads.
+
+>>> announcer.say("Bob\\x1b[2J plays.\\n")
+>>> speaker.said[-1]
+'Bob [2J plays. '
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from typing import TextIO
@@ -24,7 +33,20 @@ from typing import TextIO
 from audiocrib.shell.history import MessageHistory
 from audiocrib.speech import FallbackSpeaker, Speaker, TranscriptSpeaker
 
-__all__ = ["Announcer"]
+__all__ = ["Announcer", "clean"]
+
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]+")
+"""Control characters (C0, DEL, C1), line and paragraph separators, zero-width and direction marks and
+overrides, and lone surrogates (which no terminal can print)."""
+
+
+def clean(text: str) -> str:
+    """``text`` with each run of control characters made one space.
+
+    >>> clean("Bob\\x1b]0;owned\\x07 deals.")
+    'Bob ]0;owned  deals.'
+    """
+    return text if text.isprintable() else _CONTROLS.sub(" ", text)
 
 
 class Announcer:
@@ -41,7 +63,7 @@ class Announcer:
         self.screen = screen if screen is not None else sys.stdout
         self.transcript = transcript
         self.show_text = show_text
-        self.history = MessageHistory()
+        self.history = MessageHistory(clean=clean)
         self.spoken_at: float | None = None
         """When (``time.perf_counter``) the last speech call was made; the key-to-speech benchmark reads it."""
         if isinstance(speaker, FallbackSpeaker):
@@ -50,6 +72,7 @@ class Announcer:
     def _notice(self, text: str) -> None:
         """A speech chain's notice ("Speech through ... stopped working; using text lines instead."): the chain
         speaks it itself; here it joins the history, the screen and the transcript like any announcement."""
+        text = clean(text)
         self.history.add(text)
         self._show(text)
 
@@ -60,6 +83,7 @@ class Announcer:
 
     def say(self, text: str, *, keep: bool = True) -> None:
         """Announce ``text``; with ``keep`` False it is not added to the history (the history keys' own answers)."""
+        text = clean(text)
         self.speaker.speak(text, False)  # a fallback notice, if any, is heard (and kept) before ``text``
         self.spoken_at = time.perf_counter()
         if keep:

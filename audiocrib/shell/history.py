@@ -19,17 +19,28 @@ repeats the last thing said. Stepping never falls off an end: it stays on the fi
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable
 
-__all__ = ["MessageHistory"]
+__all__ = ["LIMIT", "LINE_LIMIT", "MessageHistory"]
+
+LIMIT = 1000
+"""Messages kept (and saved with a game in progress)."""
+LINE_LIMIT = 4000
+"""Characters kept of one message: the longest audiocrib says (a page of help) is a few hundred."""
 
 
 class MessageHistory:
-    """The last ``limit`` announcements, with a reading position that the history keys move."""
+    """The last ``limit`` announcements, with a reading position that the history keys move.
 
-    def __init__(self, limit: int = 1000) -> None:
+    ``clean`` is applied to every message kept, whichever way it comes (said, kept unsaid, restored from a save);
+    a message longer than `LINE_LIMIT` is kept cut short.
+    """
+
+    def __init__(self, limit: int = LIMIT, clean: Callable[[str], str] | None = None) -> None:
         self._messages: deque[str] = deque(maxlen=limit)
         self._position: int | None = None  # None: at the newest (follows new messages)
         self._last: str | None = None  # the last message said, which pages queued after it are not
+        self._clean = clean
 
     def __len__(self) -> int:
         return len(self._messages)
@@ -50,16 +61,16 @@ class MessageHistory:
         """
         kept = list(self._messages)
         self._messages.clear()
-        self._messages.extend([*messages, *kept][-(self._messages.maxlen or 0):])
+        self._messages.extend(self._kept([*messages[-(self._messages.maxlen or 0):], *kept]))
         self._position = None
         if self._last is None and self._messages:
             self._last = self._messages[-1]
 
     def add(self, message: str) -> None:
         """Keep ``message``; the reading position goes back to the newest."""
-        self._messages.append(message)
+        self._messages.extend(self._kept((message,)))
         self._position = None
-        self._last = message
+        self._last = self._messages[-1]
 
     def add_pages(self, pages: list[str] | tuple[str, ...]) -> None:
         """Keep ``pages``, not yet said, after the message just said, with the reading position on that message:
@@ -73,8 +84,14 @@ class MessageHistory:
         """
         if not pages:
             return
-        self._messages.extend(pages)
+        self._messages.extend(self._kept(pages))
         self._position = max(0, len(self._messages) - len(pages) - 1)
+
+    def _kept(self, messages: Iterable[str]) -> Iterable[str]:
+        for message in messages:
+            if self._clean is not None:
+                message = self._clean(message)
+            yield message if len(message) <= LINE_LIMIT else message[: LINE_LIMIT - 4] + " ..."
 
     def _at(self, index: int, note: str = "") -> str:
         self._position = index

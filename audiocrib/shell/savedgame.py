@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import ClassVar
 
 from audiocrib.errors import AudiocribError
 from audiocrib.game import Game
+from audiocrib.shell.announcer import clean
+from audiocrib.shell.history import LIMIT, LINE_LIMIT
 from audiocrib.shell.tablesetup import LEVEL_NAMES
 
 __all__ = ["SAVE_VERSION", "SEAT", "SavedTable"]
@@ -23,6 +26,8 @@ SEAT = 0
 """The human's seat."""
 SAVE_VERSION = 2
 """The version of the game-in-progress file (``saved-game.json``)."""
+NAME_LIMIT = 40
+"""Characters in a player's name, at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +43,9 @@ class SavedTable:
     table: str
     """This table's name, so the statistics count each of its games once."""
     history: tuple[str, ...]
+
+    MAX_BYTES: ClassVar[int] = 16 << 20
+    """The largest file read back: the longest match with a full history is a few hundred kilobytes."""
 
     def dumps(self, moment: str) -> str:
         """The file's text (``moment`` is for people and tests reading it: a resume reads the log)."""
@@ -64,4 +72,14 @@ class SavedTable:
         if not isinstance(table, str) or not isinstance(history, list) or not all(
                 isinstance(line, str) for line in history):
             raise ValueError("the table's name or the messages are not text")
+        if not all(_text(name, NAME_LIMIT) for name in game.names) or not _text(table, 64):
+            raise ValueError("a name is not printable text of a sane length")
+        if len(history) > LIMIT or not all(_text(line, LINE_LIMIT) for line in history):
+            raise ValueError("the messages are not what audiocrib keeps")
         return cls(game, tuple(levels), told, frozenset(early), passed, table, tuple(history))
+
+
+def _text(text: str, limit: int) -> bool:
+    """True if ``text`` is a line audiocrib could have kept: printable as it is (`clean` leaves it alone), and at
+    most ``limit`` characters."""
+    return len(text) <= limit and clean(text) == text

@@ -295,6 +295,8 @@ class Session:
         """How many of the game's events the statistics have looked at."""
         self.unsaved: set[str] = set()
         """The files whose failure to be written the player has heard about (said once each)."""
+        self.write_error = ""
+        """Why the last write that failed failed ("No space left on device")."""
         self.confirm_at = -1
         """The key press that asked to confirm a new game over an unfinished one."""
         record = save_path.with_name("practice.json") if save_path is not None else None
@@ -321,10 +323,15 @@ class Session:
 
     def _read_files(self) -> list[str]:
         """Read the game in progress, the statistics and the practice figures; a sentence for each damaged one."""
-        notices = []
+        notices: list[str | None] = []
+        problem = files.folder_problem(self.save_path.parent) if self.save_path is not None else None
+        if problem is not None and self.save_path is not None:
+            notices.append(f"Your data folder, {self.save_path.parent}, cannot be opened ({problem}), so no game "
+                           "can be resumed and nothing is kept this time.")
+            self.save_path = self.statistics_path = self.drills.record_path = None
         if self.save_path is not None:
             loaded = files.load(self.save_path, "saved game", SAVE_VERSION, SavedTable.from_json,
-                                "it cannot be resumed")
+                                "it cannot be resumed", limit=SavedTable.MAX_BYTES)
             self.saved = loaded.value
             notices.append(loaded.notice)
         if self.statistics_path is not None:
@@ -347,10 +354,10 @@ class Session:
         try:
             write()
         except OSError as error:
+            self.write_error = error.strerror or "an error of the system"
             if what not in self.unsaved:
                 self.unsaved.add(what)
-                self.say(f"Your {what} cannot be saved ({error.strerror or 'an error of the system'}); "
-                         "audiocrib goes on without it.")
+                self.say(f"Your {what} cannot be saved ({self.write_error}); audiocrib goes on without it.")
         else:
             self.unsaved.discard(what)
 
@@ -773,9 +780,11 @@ class Session:
         if self.save_path is None:
             self.say("This session has no place to keep games; choose Abandon the game and quit, or Resume.")
             return
+        self.unsaved.add("game")  # a failure now is said here, in its own words
         self._autosave()
         if "game" in self.unsaved:
-            self._resume()
+            self.say(f"Your game could not be saved ({self.write_error}). It is still open: free some space or "
+                     "check the folder's permissions and choose Save and quit again, or choose Resume to play on.")
             return
         self.say("Game saved. Goodbye.")
         self.finished = True
@@ -783,7 +792,13 @@ class Session:
     def _abandon(self) -> None:
         if self.save_path is not None:
             path = self.save_path
+            self.unsaved.add("game")  # a failure now is said here, in its own words
             self._write("game", lambda: path.unlink(missing_ok=True))
+            if "game" in self.unsaved:
+                self.say(f"Your game could not be let go ({self.write_error}): audiocrib will offer it again at "
+                         "the next start, where you can abandon it or start a new game over it. Goodbye.")
+                self.finished = True
+                return
         self.say("The game is abandoned. Goodbye.")
         self.finished = True
 

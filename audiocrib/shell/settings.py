@@ -123,12 +123,13 @@ class Settings:
             value = data[name]
             default = getattr(settings, name)
             if name == "verbosity":
+                if type(value) is not str:
+                    raise ValueError("the verbosity must be a word")
                 value = Verbosity(value)
-            elif isinstance(default, bool):
-                if type(value) is not bool:
-                    raise ValueError(f"the setting {name} must be true or false")
-            elif name in ("pace", "typed_ahead") and type(value) is int:
+            elif name in ("pace", "typed_ahead") and type(value) in (int, float):
                 value = float(value)
+            elif type(value) is not type(default):  # 200.0 equals 200, and true equals 1, but they are not
+                raise ValueError(f"the setting {name} has the wrong kind of value")
             choices = _CHOICES.get(name)
             if choices is not None and value not in choices:
                 raise ValueError(f"the setting {name} has a value the menu does not offer: {value!r}")
@@ -191,5 +192,8 @@ class SettingsFile:
 
 
 def _parse(data: dict[str, Any]) -> tuple[Settings, TableSetup]:
-    setup = TableSetup.from_json(data["table"]) if "table" in data else TableSetup()
+    table = data.get("table")
+    if isinstance(table, dict) and any(type(v) is int and not -1000 < v < 1000 for v in table.values()):
+        raise ValueError("a table setting is far out of range")  # before the table's own checks, which do sums
+    setup = TableSetup.from_json(table) if "table" in data else TableSetup()
     return Settings.from_json(data), setup
