@@ -161,6 +161,8 @@ class Game:
         """Short counts open to a muggins call: (seat, crib, points missed)."""
         self._taken: list[tuple[int, bool, int]] = []
         """Short counts already taken by a muggins call, since the last deal's first discard."""
+        self._called_wrong: set[int] = set()
+        """The sides that paid for a wrong muggins call since the last hand was shown."""
 
     # ----------------------------------------------------------------- public reading
     @property
@@ -324,6 +326,9 @@ class Game:
                                              "muggins on.")
                 if not self.rules.wrong_muggins:
                     raise IllegalActionError("Every count was right: there is nothing to call muggins on.")
+                if side in self._called_wrong:
+                    raise IllegalActionError("You called muggins already, and every count was right; nothing has "
+                                             "been counted since.")
         elif isinstance(action, ClaimCount | CountTimeout):
             if self._phase is not Phase.COUNT or self._show[0][0] != seat:
                 raise IllegalActionError("Nobody is waiting for you to count a hand.")
@@ -599,6 +604,7 @@ class Game:
             self._muggins_open = False
             self._missed = []
             self._taken = []
+            self._called_wrong = set()
             for card in event.cards:
                 self._hands[event.seat].remove(card)
             self._crib.extend(event.cards)
@@ -644,6 +650,7 @@ class Game:
         elif isinstance(event, CountRequested):
             self._phase = Phase.COUNT
         elif isinstance(event, HandShown):
+            self._called_wrong = set()  # a new count to judge
             self._show.pop(0)
             self._phase = Phase.SHOW
             if self.rules.muggins:
@@ -654,10 +661,13 @@ class Game:
         elif isinstance(event, MugginsCalled):
             self._missed.remove((event.offender, event.crib, event.given))
             self._taken.append((event.offender, event.crib, event.given))
+        elif isinstance(event, PointsGiven) and event.reason == "wrong muggins":
+            self._called_wrong.add(self.rules.side_of(event.offender))
         elif isinstance(event, GameWon):
             self._muggins_open = False
             self._missed = []
             self._taken = []
+            self._called_wrong = set()
             self._match = list(event.match_scores)
             self._winner = event.side
             self._phase = Phase.GAME_OVER
@@ -801,7 +811,7 @@ class Game:
             tuple(self._crib), tuple(self._stock), self._starter, self._count, tuple(self._series),
             tuple(map(tuple, self._played)), frozenset(self._out), self._turn, self._last_player,
             self._last_card_scored, tuple(self._show), self._winner, self._muggins_open, tuple(self._missed),
-            tuple(self._taken), tuple(self._log),
+            tuple(self._taken), frozenset(self._called_wrong), tuple(self._log),
         )
 
 

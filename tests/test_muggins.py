@@ -108,6 +108,22 @@ def test_a_wrong_call_can_cost_points_to_the_next_opponent() -> None:
     assert game.scores == (before[0], before[1] + 2)
 
 
+def test_a_wrong_call_is_paid_once_until_another_hand_is_counted() -> None:
+    game = to_the_show(Rules(muggins=True, wrong_muggins=1))
+    game.apply(ClaimCount(1, true_count(asked(game))))  # the hand, counted right
+    assert game.apply(CallMuggins(0)) == (PointsGiven(1, 0, 1, "wrong muggins"),)
+    before = game.state_key()
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(CallMuggins(0))
+    assert str(refused.value) == ("You called muggins already, and every count was right; nothing has been "
+                                  "counted since.")
+    assert game.state_key() == before  # the second call is free
+    crib = next(e for e in reversed(game.events) if isinstance(e, CountRequested))
+    game.apply(ClaimCount(1, true_count(crib)))  # the crib, counted right: a new count to judge
+    assert game.apply(CallMuggins(0)) == (PointsGiven(1, 0, 1, "wrong muggins"),)
+    assert game.replayed().state_key() == game.state_key()
+
+
 def test_the_call_closes_when_the_next_deal_is_laid_away_and_is_refused_before_any_count() -> None:
     game = to_the_show(Rules(muggins=True))
     game.apply(ClaimCount(1, 0))
