@@ -47,7 +47,7 @@ CUES: dict[str, str] = {
     "run": "three quick rising notes: a run",
     "go": "a low single thud: go",
     "thirty-one": "a rising three-note fanfare: thirty-one",
-    "last card": "one short high note: one for last",
+    "last card": "one short high note: one for the go, or one for last",
     "his heels": "a jaunty two-note figure: his heels",
     "nobs": "a quick high flick: nobs",
     "flush": "a soft sweep upward: a flush",

@@ -39,7 +39,8 @@ NORMAL cut down as noted):
   fifteen at fifteen, or thirty-one at thirty-one, the count already says it: "Bob plays the eight of clubs for
   fifteen: two points." BRIEF: "Bob: seven of clubs, twenty-two." and "Bob: eight of clubs, fifteen for two."
 - Go: "Bob says go." / "You say go." BRIEF: "Bob: go."
-- Last card: "Bob pegs one for last." BRIEF: "Bob: one for last."
+- Last card: "Bob pegs one for the go." while the play goes on in a new series, "Bob pegs one for last." for the
+  last card of the play. BRIEF: "Bob: one for the go." and "Bob: one for last."
 - A series ended: "The count starts again at zero.", except after the last card of the play (and in five-card
   cribbage, whose play is a single series), when the play is simply over.
 - The play ended: "The play is over." In five-card cribbage, if cards are still held, NORMAL and FULL add that
@@ -384,9 +385,11 @@ class Narrator:
         if isinstance(event, SaidGo):
             return [f"{s.seat(event.seat, True)}: go." if self._brief else f"{s.does(event.seat, 'say', True)} go."]
         if isinstance(event, LastCard):
+            # "the go" while the play goes on in a new series; "last" for the last card of the play
+            point = "the go" if self._cards_left and not self.rules.single_series else "last"
             if self._brief:
-                return [f"{s.seat(event.seat, True)}: one for last."]
-            return [f"{s.does(event.seat, 'peg', True)} one for last."]
+                return [f"{s.seat(event.seat, True)}: one for {point}."]
+            return [f"{s.does(event.seat, 'peg', True)} one for {point}."]
         if isinstance(event, SeriesEnded):
             if self.rules.single_series or not self._cards_left:
                 return []

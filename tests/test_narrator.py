@@ -112,7 +112,7 @@ class TestThePlay:
             "You play the six of hearts for twenty-eight: a run of three, three points.",
             "Bob says go.",
             "You play the two of spades for thirty.",
-            "You peg one for last.",
+            "You peg one for the go.",
             "The count starts again at zero.",
             "Bob plays the six of diamonds for six.",
             "You play the four of spades for ten.",
@@ -593,7 +593,7 @@ def test_the_verbosity_can_change_between_events() -> None:
     assert narrator.tell(events[-1]) == ["You: five of spades, fifteen for two."]
     narrator.verbosity = Verbosity.FULL
     assert narrator.tell(SaidGo(1)) == ["Bob says go."]
-    assert narrator.tell(LastCard(0, 15)) == ["You peg one for last.", "You have three."]
+    assert narrator.tell(LastCard(0, 15)) == ["You peg one for the go.", "You have three."]  # cards still to play
 
 
 def test_others_hidden_cards_reach_no_narrator() -> None:
