@@ -115,14 +115,14 @@ def test_a_count_practice_session_with_its_figures_review_and_record(tmp_path: P
         assert said[-1].startswith(f"You said {number_words(wrong)}. It is {number_words(drill.score.total)}")
         assert "three too many" in said[-1]
         said = await table.press("escape")
-        assert said[0].startswith("This session, all your practice so far: two counts, one right (50 percent)")
+        assert said[0].startswith("This session, your first: two counts, one right (50 percent)")
         assert not any(line.startswith("All your practice") for line in said)  # the same figures, said once
         assert said[-1] == "Practice: Count drills: a hand of four cards. 1 of 8."
         said = await table.press("end", "up", "enter")  # go over the mistakes
         assert said[-1].startswith("One to go over; comma and period step through them. Mistake 1: hand: ")
         said = await table.press("up", "enter")  # the figures
         assert said[0] == "Your figures. 6 of 8."
-        assert said[1].startswith("This session, all your practice so far: two counts")
+        assert said[1].startswith("This session, your first: two counts")
 
     run(script, save_path=save)
     kept = json.loads((tmp_path / "practice.json").read_text())
@@ -145,16 +145,16 @@ def test_the_drill_timer_warns_and_runs_out_on_the_test_clock() -> None:
         assert await table.answer("down") == "Timer: off. 2 of 8."
         assert await table.answer("right") == "Timer: 15 seconds."
         await table.press("down", "enter")
-        assert await table.answer("t") == "15 seconds left."
+        assert await table.answer("t") == "Fifteen seconds left."
         clock.now += 8
         await asyncio.sleep(0.1)
-        assert table.said[-1] == "7 seconds left."
+        assert table.said[-1] == "Seven seconds left."
         clock.now += 8
         for _ in range(100):
             await asyncio.sleep(0.01)
             if table.session.moment == "answered":
                 break
-        assert table.said[-2] == "7 seconds left."  # "Time is up" said once, with the answer
+        assert table.said[-2] == "Seven seconds left."  # "Time is up" said once, with the answer
         assert table.said[-1].startswith("Time is up. It is ")
         assert table.session.drills.session.counts == 1 and table.session.drills.session.right == 0
 
@@ -169,7 +169,9 @@ def test_a_discard_drill_is_answered_with_the_experts_figures() -> None:
         drill = table.session.drills.drill
         assert isinstance(drill, DiscardDrill)
         assert await table.answer("enter") == "Mark two cards first; zero marked."
-        await table.press("1", "2")
+        assert await table.answer("1") == f"{drill.cards[0].name.capitalize()}, marked. One more to mark."
+        assert f" Your cards: 1, {drill.cards[0].name}, marked; 2, {drill.cards[1].name};" in await table.answer("h")
+        assert await table.answer("2") == f"{drill.cards[1].name.capitalize()}, marked. Press Enter to lay them away."
         said = await table.press("enter")
         result = judge_discard(drill, drill.cards[:2])
         assert said[-1].startswith(f"You laid away the {drill.cards[0].name} and the {drill.cards[1].name}: ")
@@ -179,11 +181,15 @@ def test_a_discard_drill_is_answered_with_the_experts_figures() -> None:
         else:
             assert f"Best was to lay away the {result.options[0].discard[0].name}" in said[-1]
         assert table.session.moment == "answered"
-        said = await table.press("a")
-        assert said[0] == "Fifteen choices, best first; comma and period step through them."
-        assert len(said) == 16 and said[1].startswith("1: lay away ")
-        assert [i for i, line in enumerate(said) if line.endswith(" Your choice.")] == [
-            result.options.index(result.chosen) + 1]
+        said = await table.press("a")  # the first choice; period steps through the rest
+        assert len(said) == 1 and said[0].startswith("Fifteen choices, best first; period steps to the next, "
+                                                     "comma back. 1: lay away ")
+        for _ in range(14):
+            said += await table.press(".")
+        assert all(line.startswith(f"{place}: lay away ") for place, line in enumerate(said[1:], start=2))
+        pages = [said[0].split("comma back. ", 1)[1], *said[1:]]
+        assert [i for i, line in enumerate(pages) if line.endswith(" Your choice.")] == [
+            result.options.index(result.chosen)]
         await table.press("enter")
         assert table.session.moment == "discarding"
 

@@ -393,13 +393,13 @@ def test_the_counting_timer_warns_and_times_out_on_the_test_clock() -> None:
         await table.press("enter")
         await reach(table, "count")
         said_t = await table.answer("t")
-        assert "30 seconds left to count." in said_t
+        assert "Thirty seconds left to count." in said_t
         clock.now += 15
         await asyncio.sleep(0.1)
-        assert table.said[-1] == "15 seconds left to count."
+        assert table.said[-1] == "Fifteen seconds left to count."
         clock.now += 10
         await asyncio.sleep(0.1)
-        assert table.said[-1] == "5 seconds left to count."
+        assert table.said[-1] == "Five seconds left to count."
         clock.now += 6
         for _ in range(200):
             await asyncio.sleep(0.01)
@@ -565,7 +565,7 @@ def test_the_counting_clock_stops_while_the_game_menu_is_open() -> None:
         assert table.session.moment == "game menu"
         await table.press("escape")
         assert table.session.moment == "count"
-        assert "30 seconds left to count." in await table.answer("t")
+        assert "Thirty seconds left to count." in await table.answer("t")
 
     setup = TableSetup(manual_counting=True, count_timer=30, levels=("beginner",))
     run(script, setup=setup, clock=clock, seed=5)

@@ -26,7 +26,7 @@ from audiocrib.practice import (
 )
 from audiocrib.shell import files
 from audiocrib.shell.countclock import CountClock
-from audiocrib.shell.typing import NOTHING_TYPED, TypedCount
+from audiocrib.shell.typing import NOTHING_TYPED, TypedCount, marked_count
 from audiocrib.words import count_aloud, item_phrase, number_words
 
 __all__ = ["COUNT_KINDS", "DRILL_KEYS", "Drills"]
@@ -83,8 +83,15 @@ class Drills:
     """The practice state: choices, the drill in hand, the figures (this session's and all-time)."""
 
     def __init__(self, say: Callable[[str], None], clock: Callable[[], float], record_path: Path | None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, say_pages: Callable[[str, list[str]], None] | None = None) -> None:
         self.say = say
+
+        def say_all(intro: str, pages: list[str]) -> None:
+            for line in (intro, *pages):
+                say(line)
+
+        self.say_pages = say_pages if say_pages is not None else say_all
+        """Says a long answer a page at a time (the history keys step through the rest)."""
         self.clock = clock
         self.record_path = record_path
         self.rng = random.Random(seed)
@@ -178,7 +185,7 @@ class Drills:
             return [f"This session: {session}"]
         every = _figures(self.all_time)
         if every == session:  # no practice before this session: the same figures are not said twice
-            return [f"This session, all your practice so far: {session}"]
+            return [f"This session, your first: {session}"]
         return [f"This session: {session}", f"All your practice: {every}"]
 
     def review(self) -> list[str]:
@@ -219,7 +226,8 @@ class Drills:
             self.timing.stop()
             if self.timer is not None:
                 self.timing.start(self.timer)
-            self.say(f"Count this {_drill_words(self.drill)}. Type the total and press Enter.")
+            timed = f" You have {number_words(self.timer)} seconds." if self.timer is not None else ""
+            self.say(f"Count this {_drill_words(self.drill)}. Type the total and press Enter.{timed}")
         else:
             self.drill = discard_drill(self.rng, self.deal_size)
             self.say(self._deal_words(self.drill) + " Mark two cards and press Enter to lay them away.")
@@ -244,7 +252,7 @@ class Drills:
             return
         warnings, out = self.timing.check()
         for seconds in warnings:
-            self.say(f"{seconds} seconds left.")
+            self.say(f"{number_words(seconds).capitalize()} seconds left.")
         if out:
             self._judge(None)  # its answer says the time is up
 
@@ -306,13 +314,12 @@ class Drills:
         card = self._hand()[self.cursor]
         if card in self.marked:
             self.marked.remove(card)
-            self.say(f"{card.name.capitalize()}, unmarked.")
+            self.say(f"{card.name.capitalize()}, unmarked. {marked_count(len(self.marked), 2)}")
         elif len(self.marked) >= 2:
             self.say("Two are marked already; unmark one first, or press Enter.")
         else:
             self.marked.append(card)
-            self.say(f"{card.name.capitalize()}, marked." + (" Press Enter to lay them away."
-                                                              if len(self.marked) == 2 else ""))
+            self.say(f"{card.name.capitalize()}, marked. {marked_count(len(self.marked), 2)}")
 
     def card_left(self, key: str) -> None:
         self._walk(-1)
@@ -361,19 +368,19 @@ class Drills:
         if result is None or not isinstance(self.drill, DiscardDrill):
             self.say("Every choice is said after a discard drill.")
             return
-        self.say(f"{_many(len(result.options), 'choice').capitalize()}, best first; comma and period step "
-                 "through them.")
-        for place, option in enumerate(result.options, start=1):
-            yours = " Your choice." if option is result.chosen else ""
-            self.say(f"{place}: lay away {spoken_list(option.discard)}: hand {option.expected_hand:.1f}, "
-                     f"crib {option.expected_crib or 0:.1f}, net {option.net:.1f}.{yours}")
+        pages = [f"{place}: lay away {spoken_list(option.discard)}: hand {option.expected_hand:.1f}, "
+                 f"crib {option.expected_crib or 0:.1f}, net {option.net:.1f}."
+                 + (" Your choice." if option is result.chosen else "")
+                 for place, option in enumerate(result.options, start=1)]
+        self.say_pages(f"{_many(len(result.options), 'choice').capitalize()}, best first; period steps to the "
+                       "next, comma back.", pages)
 
     # ------------------------------------------------------------ asking again
     def say_drill(self, key: str) -> None:
         if isinstance(self.drill, CountDrill):
             self.say(f"The {_drill_words(self.drill)}.")
         elif isinstance(self.drill, DiscardDrill):
-            self.say(self._deal_words(self.drill))
+            self.say(self._deal_words(self.drill, self.marked))
 
     def say_starter(self, key: str) -> None:
         if isinstance(self.drill, CountDrill):
@@ -387,12 +394,13 @@ class Drills:
         if not self.timing.running:
             self.say("There is no timer on.")
         else:
-            self.say(f"{self.timing.left()} seconds left.")
+            self.say(f"{number_words(self.timing.left()).capitalize()} seconds left.")
 
     @staticmethod
-    def _deal_words(drill: DiscardDrill) -> str:
+    def _deal_words(drill: DiscardDrill, marked: list[Card] | None = None) -> str:
         whose = "You deal: the crib is yours." if drill.dealer else "Your opponent deals: the crib is theirs."
-        cards = "; ".join(f"{n}, {c.name}" for n, c in enumerate(drill.cards, start=1))
+        cards = "; ".join(f"{n}, {c.name}" + (", marked" if c in (marked or ()) else "")
+                          for n, c in enumerate(drill.cards, start=1))
         return f"{whose} Your cards: {cards}."
 
 

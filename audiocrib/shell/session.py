@@ -61,7 +61,7 @@ from audiocrib.shell.drills import DRILL_KEYS, PRACTICE_ITEMS, Drills
 from audiocrib.shell.savedgame import SAVE_VERSION, SEAT, SavedTable
 from audiocrib.shell.settings import SETTING_NAMES, Settings, SettingsFile
 from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
-from audiocrib.shell.typing import NOTHING_TYPED, TypedCount
+from audiocrib.shell.typing import NOTHING_TYPED, TypedCount, marked_count
 from audiocrib.sound import Player as SoundPlayer
 from audiocrib.sound import SilentPlayer
 from audiocrib.speech import FallbackSpeaker, Speaker
@@ -300,7 +300,7 @@ class Session:
         self.confirm_at = -1
         """The key press that asked to confirm a new game over an unfinished one."""
         record = save_path.with_name("practice.json") if save_path is not None else None
-        self.drills = Drills(self.say, clock, record, seed)
+        self.drills = Drills(self.say, clock, record, seed, say_pages=self._say_pages)
 
     # ------------------------------------------------------------ saying
     def say(self, text: str) -> None:
@@ -1042,7 +1042,7 @@ class Session:
         warnings, out = self.count_clock.check()
         for seconds in warnings:
             self.cue("timer")
-            self.say(f"{seconds} seconds left to count.")
+            self.say(f"{_number(seconds).capitalize()} seconds left to count.")
         if out:
             self.cue("timer")
             self._act(CountTimeout(SEAT))  # the narrator says the time is up, and what it cost
@@ -1131,13 +1131,13 @@ class Session:
         need = self.view().must_discard
         if card in self.marked:
             self.marked.remove(card)
-            self.say(f"{card.name.capitalize()}, unmarked. {_marked_count(len(self.marked), need)}")
+            self.say(f"{card.name.capitalize()}, unmarked. {marked_count(len(self.marked), need)}")
             return
         if len(self.marked) >= need:
             self.say(f"You already marked {_number(need)}; unmark one first, or press Enter to lay them away.")
             return
         self.marked.append(card)
-        self.say(f"{card.name.capitalize()}, marked. {_marked_count(len(self.marked), need)}")
+        self.say(f"{card.name.capitalize()}, marked. {marked_count(len(self.marked), need)}")
 
     def _lay_away(self, key: str) -> None:
         need = self.view().must_discard
@@ -1202,7 +1202,7 @@ class Session:
             return
         text = answers.turn(self.view())
         if self.moment == "count" and self.count_clock.running:
-            text += f" {self.count_clock.left()} seconds left to count."
+            text += f" {_number(self.count_clock.left()).capitalize()} seconds left to count."
         self.say(text)
 
     def _key_hand(self, key: str) -> None:
@@ -1233,11 +1233,4 @@ def _number(n: int) -> str:
 
 def _hold_only(cards: int) -> str:
     return f"You hold only {_number(cards)} card{'' if cards == 1 else 's'}."
-
-
-def _marked_count(marked: int, need: int) -> str:
-    if marked == need:
-        return "Press Enter to lay them away." if need > 1 else "Press Enter to lay it away."
-    left = need - marked
-    return f"{_number(left).capitalize()} more to mark."
 

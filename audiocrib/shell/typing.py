@@ -1,6 +1,7 @@
-"""A count typed with the number keys: at most two digits, Backspace deletes, each key answered in words.
+"""What a player enters with the keys: a count typed with the number keys (at most two digits, Backspace
+deletes, each key answered in words), and cards marked to lay away.
 
-Used wherever a player types a count: a manual count in the game and a count drill in practice.
+Used wherever a player types a count or marks cards: in the game and in the drills.
 
 >>> count = TypedCount()
 >>> count.type("1"), count.type("2"), count.type("3")
@@ -11,7 +12,9 @@ Used wherever a player types a count: a manual count in the game and a count dri
 
 from __future__ import annotations
 
-__all__ = ["NOTHING_TYPED", "TypedCount"]
+from audiocrib.words import number_words
+
+__all__ = ["NOTHING_TYPED", "TypedCount", "marked_count"]
 
 NOTHING_TYPED = "Type your count with the number keys first, then press Enter."
 """What Enter says with nothing typed."""
@@ -47,3 +50,14 @@ class TypedCount:
     def clear(self) -> None:
         """Forget what was typed."""
         self.text = ""
+
+
+def marked_count(marked: int, need: int) -> str:
+    """What marking a card leaves to do: "One more to mark." or "Press Enter to lay them away."
+
+    >>> marked_count(1, 2), marked_count(2, 2), marked_count(1, 1)
+    ('One more to mark.', 'Press Enter to lay them away.', 'Press Enter to lay it away.')
+    """
+    if marked >= need:
+        return "Press Enter to lay them away." if need > 1 else "Press Enter to lay it away."
+    return f"{number_words(need - marked).capitalize()} more to mark."
