@@ -233,7 +233,7 @@ def test_enter_pressed_twice_in_one_burst_at_the_lay_away_lays_away_and_plays_no
         assert table.said.count("That Enter came before you heard the news, so it did nothing.") == 2
         assert session.moment == "play" and len(game.view(0).hand) == 4  # Bob deals: it is your lead, untouched
 
-    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0), seed=1)
+    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0, typed_ahead=0.5), seed=1)
 
 
 def test_enter_typed_ahead_in_the_drills_does_not_skip_the_answer_just_given() -> None:
@@ -253,3 +253,27 @@ def test_enter_typed_ahead_in_the_drills_does_not_skip_the_answer_just_given() -
         assert said[-1].startswith("Count this ") and session.drills.drill is not drill
 
     run(script, settings=Settings(pace=0.0, typed_ahead=0.5), clock=clock)
+
+
+def test_enter_pressed_again_and_again_to_hurry_the_computer_never_plays_a_card() -> None:
+    """A player hurrying Bob with Enter every 0.6 seconds: the Enters that land on their own turn come before they
+    can have heard it, each refusal starts the guard again, and no card is played for them."""
+    clock = FakeClock()
+
+    async def script(table: Table) -> None:
+        session = table.session
+        await table.press("enter")
+        clock.now += 2
+        await table.press("1", "2", "enter")  # lay away; Bob deals, so the play is ours after Bob's cards
+        game = session.game
+        assert game is not None
+        held = len(game.view(0).hand)
+        for _ in range(12):
+            clock.now += 0.6
+            await table.press("enter")
+        assert len(game.view(0).hand) == held  # not one card played
+        clock.now += 1.5  # the player stops, hears the prompt, and plays
+        said = await table.press("enter")
+        assert said[0].startswith("You play the ")
+
+    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0), clock=clock, seed=1)

@@ -468,7 +468,7 @@ class Session:
             lines = [f"You are in the {self.mode.value}. Up and down arrows move, Enter chooses"
                      + (", left and right change a setting"
                         if self.mode in (Mode.SETUP, Mode.SETTINGS, Mode.PRACTICE) else "")
-                     + f", Escape {self._escape_text().lower().rstrip('.')}. Question mark lists every key."]
+                     + f"; Escape: {self._escape_text().lower()} Question mark lists every key."]
         for line in lines:
             self.say(line)
 
@@ -484,7 +484,7 @@ class Session:
         ]
         now = {Mode.GAME: f"When you {_MOMENT_WORDS.get(self.moment, '')}",
                Mode.DRILL: f"In practice, {_DRILL_WORDS.get(self.moment, '')}"}.get(self.mode, "In the menus")
-        groups.sort(key=lambda group: group[0] != now)  # this moment's keys first
+        groups.sort(key=lambda group: (group[0] != now, group[1] is not _TABLE))  # this moment's, the table's
         pages = [f"{title}: " + " ".join(f"{key_words(b.keys)}: {b.description}" for b in bindings)
                  for title, bindings in groups]
         self._say_pages(f"Every key, {_number(len(pages))} messages; period steps to the next, comma back.", pages)
@@ -952,7 +952,9 @@ class Session:
     def _toggle_sounds(self, key: str) -> None:
         self.settings.sounds = not self.settings.sounds
         self._keep_settings("sounds")
-        self.say("Sounds on." if self.settings.sounds else "Sounds off.")
+        silent = self._no_sound()
+        self.say(("Sounds on, but nothing plays: " + silent + "." if silent else "Sounds on.")
+                 if self.settings.sounds else "Sounds off.")
         self.cue("card")
 
     def _ask(self) -> None:

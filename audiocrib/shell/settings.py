@@ -29,7 +29,7 @@ SPEECH_WORDS = {"auto": "your screen reader, or else the built-in voice", "scree
 RATES = tuple(range(100, 401, 25))
 VOLUMES = tuple(range(10, 101, 10))
 VERBOSITIES = (Verbosity.BRIEF, Verbosity.NORMAL, Verbosity.FULL)
-GUARDS = (0.0, 0.25, 0.5, 1.0)
+GUARDS = (0.0, 0.5, 1.0, 1.5, 2.0)
 """Seconds after the game's news in which a key that makes a move is taken to be typed ahead."""
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "speech": MODES, "verbosity": VERBOSITIES, "pace": PACES, "rate": RATES, "volume": VOLUMES,
@@ -48,7 +48,7 @@ class Settings:
     verbosity: Verbosity = Verbosity.NORMAL
     pace: float = 1.5
     """Seconds between the computer players' moves; any key hurries the next one."""
-    typed_ahead: float = 0.5
+    typed_ahead: float = 1.0
     """A key that makes a move (lays away, plays, claims, goes on) within this many seconds of the news that
     brought the moment did nothing: it was typed before the player could hear what it would act on."""
     silence_on_key: bool = True
