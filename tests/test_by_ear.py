@@ -164,8 +164,9 @@ def test_a_resume_during_a_timed_count_asks_for_the_count_again_and_then_starts_
     table = _resume_at(tmp_path, "count", TableSetup(manual_counting=True, count_timer=30, levels=("beginner",)),
                        clock)
     said = table.said[table.said.index("Resuming the unfinished game."):]
-    assert said[1].startswith("You have ")  # the scores
-    assert said[2].startswith("Count your ") and said[2].endswith("You have thirty seconds.")
+    view = table.session.view()
+    assert said[1:4] == [answers.scores(view), answers.crib_owner(view), answers.starter(view)]
+    assert said[4].startswith("Count your ") and said[4].endswith("You have thirty seconds.")
     session = table.session
     assert session.moment == "count" and session.count_clock.running
     assert session.count_clock.left() == 30  # started once the question was said, not before
@@ -178,7 +179,10 @@ def test_a_resume_at_the_lay_away_and_in_the_play_says_the_hand_and_the_question
         table = _resume_at(folder, moment, TableSetup(levels=("beginner",)))
         said = table.said[table.said.index("Resuming the unfinished game."):]
         view = table.session.view()
-        assert said[1:] == [answers.scores(view), answers.hand(view, ()), answers.prompt(view, ())], moment
+        where = [answers.scores(view), answers.crib_owner(view)]
+        if moment == "play":
+            where += [answers.starter(view), answers.table(view)]
+        assert said[1:] == [*where, answers.hand(view, ()), answers.prompt(view, ())], moment
 
 
 def test_a_move_key_typed_ahead_of_the_news_does_nothing_and_is_answered_after_it() -> None:

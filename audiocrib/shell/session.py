@@ -824,8 +824,19 @@ class Session:
         finally:
             self.resuming = False
         if self.told and not self.holding and self.moment not in ("discard", "play", "count"):
-            self.say(answers.scores(self.view()))
+            self._say_where_it_stands()
             self.say(self._prompt_text())
+
+    def _say_where_it_stands(self) -> None:
+        """On a resume: the scores, whose crib, the starter, and in the play the cards on the table."""
+        view = self.view()
+        self.say(answers.scores(view))
+        if view.phase in (Phase.DISCARD, Phase.PLAY, Phase.COUNT):
+            self.say(answers.crib_owner(view))
+        if view.starter is not None:
+            self.say(answers.starter(view))
+        if view.phase is Phase.PLAY:
+            self.say(answers.table(view))
 
     def _say_statistics(self) -> None:
         for line in self.statistics.summary():
@@ -966,7 +977,7 @@ class Session:
         assert self.game is not None and self.narrator is not None
         self.cursor = 0
         if self.resuming:
-            self.say(answers.scores(self.view()))
+            self._say_where_it_stands()
             if moment != "count":
                 self.say(answers.hand(self.view(), ()))
         if moment == "play":
