@@ -183,6 +183,20 @@ def scores(view: PlayerView) -> str:
     return text
 
 
+def _out_of_cards(view: PlayerView) -> str:
+    """When you play again after your own card because the others have no cards left (nothing else says so):
+    "Bob has no cards left. "; else nothing."""
+    if not view.series or view.series[-1][0] != view.seat:
+        return ""
+    s = _seats(view)
+    out = [seat for seat in range(view.rules.players) if seat != view.seat and not view.held[seat]
+           and seat not in view.said_go]
+    if not out:
+        return ""
+    names = join_words([s.seat(seat) for seat in sorted(out, key=lambda seat: (seat - view.seat) % len(view.held))])
+    return f"{names[:1].upper()}{names[1:]} {'has' if len(out) == 1 else 'have'} no cards left. "
+
+
 def _waiting_to_lay_away(view: PlayerView) -> list[int]:
     players = view.rules.players
     return sorted((seat for seat in range(players) if not view.laid_away[seat] and seat != view.seat),
@@ -324,9 +338,10 @@ def prompt(view: PlayerView, marked: Collection[Card] = ()) -> str:
             "Waiting for the starter.")
     if view.phase is Phase.PLAY:
         if view.my_turn:
+            again = _out_of_cards(view)
             if not view.playable:
-                return f"Your turn: no card fits, so say go; the count is {number_words(view.count)}."
-            return f"Your turn: play a card; the count is {number_words(view.count)}."
+                return f"{again}Your turn: no card fits, so say go; the count is {number_words(view.count)}."
+            return f"{again}Your turn: play a card; the count is {number_words(view.count)}."
         if view.turn is not None:
             return f"Waiting for {s.seat(view.turn)}."
     if view.phase is Phase.COUNT and view.counting is not None:

@@ -331,3 +331,31 @@ def test_every_answer_at_every_step_of_a_game(rules: Rules) -> None:
         seat = min(game.waiting_for())
         game.apply(next_action(game, seat, players[seat]))
     assert phases == {Phase.DISCARD, Phase.PLAY, Phase.COUNT, Phase.MATCH_OVER}
+
+
+def test_playing_again_after_your_own_card_says_who_has_no_cards_left() -> None:
+    """Nothing else tells you why it is your turn again when the others have run out of cards."""
+    import random
+
+    from audiocrib.game import Game, Phase
+    from audiocrib.rules import Rules
+    from tests.helpers import random_action
+
+    found = {2: 0, 3: 0}
+    for players in (2, 3):
+        for seed in range(40):
+            game, rng = Game(Rules(players=players), seed=seed), random.Random(seed)
+            while not game.over and game.deal_number < 3:
+                view = game.view(0)
+                if game.phase is Phase.PLAY and view.my_turn:
+                    out = [s for s in range(1, players) if not view.held[s] and s not in view.said_go]
+                    again = answers.prompt(view)
+                    if view.series and view.series[-1][0] == 0 and out:
+                        names = " and ".join(game.names[s] for s in out)
+                        assert again.startswith(f"{names} {'has' if len(out) == 1 else 'have'} no cards left. "
+                                                "Your turn")
+                        found[players] += 1
+                    else:
+                        assert again.startswith("Your turn")
+                game.apply(random_action(game, rng))
+    assert found[2] and found[3]
