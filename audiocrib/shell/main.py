@@ -122,4 +122,5 @@ def play(
         session.announcer.close()
     finally:
         player.close()
+        session.close()
     return 0
