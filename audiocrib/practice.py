@@ -188,6 +188,41 @@ class PracticeRecord:
         self.best_discards += result.rank == 1
         self.points_lost += result.loss
 
+    def since(self, before: PracticeRecord) -> PracticeRecord:
+        """What was added to these figures since they were ``before`` (their news, to add to a fresher copy).
+
+        >>> before = PracticeRecord(counts=5, right=4, streak=2, best_streak=3)
+        >>> now = PracticeRecord(counts=7, right=6, streak=4, best_streak=4)
+        >>> news = now.since(before)
+        >>> news.counts, news.right, news.streak
+        (2, 2, 2)
+        """
+        return PracticeRecord(
+            counts=self.counts - before.counts, right=self.right - before.right,
+            seconds=max(0.0, self.seconds - before.seconds),
+            streak=self.streak if self.streak < self.counts - before.counts else self.counts - before.counts,
+            best_streak=self.best_streak, missed=self.missed - before.missed,
+            discards=self.discards - before.discards, best_discards=self.best_discards - before.best_discards,
+            points_lost=max(0.0, self.points_lost - before.points_lost))
+
+    def plus(self, news: PracticeRecord) -> PracticeRecord:
+        """These figures with ``news`` (from `since`) added: the counts and times add up; the streak goes on from
+        this one's if every count since was right.
+
+        >>> kept = PracticeRecord(counts=10, right=9, streak=3, best_streak=5)
+        >>> both = kept.plus(PracticeRecord(counts=2, right=2, streak=2, best_streak=6))
+        >>> both.counts, both.right, both.streak, both.best_streak
+        (12, 11, 5, 6)
+        """
+        unbroken = news.right == news.counts
+        streak = self.streak + news.streak if unbroken else news.streak
+        right = self.right + news.right  # a best streak from figures since set aside cannot outrun the counts
+        return PracticeRecord(
+            counts=self.counts + news.counts, right=right, seconds=self.seconds + news.seconds,
+            streak=streak, best_streak=min(right, max(self.best_streak, news.best_streak, streak)),
+            missed=self.missed + news.missed, discards=self.discards + news.discards,
+            best_discards=self.best_discards + news.best_discards, points_lost=self.points_lost + news.points_lost)
+
     def to_json(self) -> dict[str, Any]:
         """The figures kept between sessions (not this session's mistakes)."""
         return {"counts": self.counts, "right": self.right, "seconds": round(self.seconds, 3),

@@ -49,6 +49,7 @@ def _session(folder: Path) -> tuple[Session, RecordingSpeaker]:
 # ------------------------------------------------------------------ writing never follows a planted file
 def _practise_one(session: Session) -> None:
     """From the main menu: Practice, Start counting, an answer (the practice figures are written), and back."""
+    session.settings.typed_ahead = 0.0  # keys sent at once, with no news to hear first
     for key in ("home", "down", "down", "enter", "down", "down", "enter", "0", "enter", "escape", "escape"):
         session.press(key)
 

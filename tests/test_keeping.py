@@ -302,6 +302,7 @@ def _valid(name: str, folder: Path) -> bytes:
                           save_path=folder / name, seed=3)
         session.start()
         session.press("enter")
+        session.close()  # as a copy does when it ends: the folder is free for the next
     return (folder / name).read_bytes()
 
 
@@ -366,6 +367,7 @@ def test_a_damaged_file_is_set_aside_with_one_sentence_and_the_game_goes_on(
     # a second damaged copy never overwrites the first
     if damage != "a folder":
         path.write_bytes(bad)
+        session.close()
         again, _ = _session(tmp_path)
         again.start()
         assert (tmp_path / f"{name}.damaged-2").read_bytes() == bad

@@ -8,6 +8,7 @@ session to the next; this session's mistakes can be gone over one by one.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from audiocrib.practice import (
 )
 from audiocrib.shell import files
 from audiocrib.shell.countclock import CountClock
+from audiocrib.shell.lock import updating
 from audiocrib.shell.typing import NOTHING_TYPED, TypedCount, marked_count
 from audiocrib.words import count_aloud, item_phrase, number_words
 
@@ -100,6 +102,8 @@ class Drills:
         self.deal_size = 6
         self.session = PracticeRecord()
         self.all_time: PracticeRecord | None = None
+        self.kept = PracticeRecord()
+        """The all-time figures as last read from or written to the file: what is new is added to the file's."""
         self.unsaved = False
         """True once the player has heard the figures cannot be saved."""
         self.moment = ""
@@ -144,21 +148,34 @@ class Drills:
         sentence saying so is returned."""
         if self.all_time is not None:
             return None
-        self.all_time = PracticeRecord()
+        self.all_time, self.kept = PracticeRecord(), PracticeRecord()
         if self.record_path is None:
             return None
-        loaded = files.load(self.record_path, "practice figures", PRACTICE_VERSION, PracticeRecord.from_json,
-                            "they start afresh")
+        loaded = self._read(self.record_path)
         if loaded.value is not None:
-            self.all_time = loaded.value
+            self.all_time, self.kept = loaded.value, copy.deepcopy(loaded.value)
         return loaded.notice
 
+    def _read(self, path: Path) -> files.Loaded[PracticeRecord]:
+        return files.load(path, "practice figures", PRACTICE_VERSION, PracticeRecord.from_json, "they start afresh")
+
     def save(self) -> None:
-        """Write the all-time figures (write, then rename, so a crash never leaves half a file)."""
-        if self.record_path is None or self.all_time is None:
+        """Add this session's new figures to the file: read it again, add them, write it (write, then rename, so a
+        crash never leaves half a file), all under the folder's lock, so figures another copy of audiocrib added
+        meanwhile are kept too."""
+        path = self.record_path
+        if path is None or self.all_time is None:
             return
+        news = self.all_time.since(self.kept)
         try:
-            files.save(self.record_path, {"version": PRACTICE_VERSION, **self.all_time.to_json()}, readable=True)
+            with updating(path.parent):
+                loaded = self._read(path)
+                if loaded.notice:
+                    self.say(loaded.notice)
+                merged = (loaded.value or PracticeRecord()).plus(news)
+                files.save(path, {"version": PRACTICE_VERSION, **merged.to_json()}, readable=True)
+            self.all_time, self.kept = merged, copy.deepcopy(merged)
+            self.unsaved = False
         except OSError as error:
             if not self.unsaved:
                 self.unsaved = True

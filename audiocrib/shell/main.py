@@ -134,4 +134,5 @@ def _play(folders: Folders, speech: str | None, transcript: str | None, rate: in
         session.announcer.close()
     finally:
         player.close()
+        session.close()
     return 0

@@ -44,8 +44,10 @@ class SavedTable:
     """This table's name, so the statistics count each of its games once."""
     history: tuple[str, ...]
 
-    MAX_BYTES: ClassVar[int] = 16 << 20
-    """The largest file read back: the longest match with a full history is a few hundred kilobytes."""
+    MAX_BYTES: ClassVar[int] = 8 << 20
+    """The largest file read back. The longest match there is (five players to 241, first to seven game points)
+    is about four megabytes, its history a few hundred kilobytes; a file of big events this size takes seconds
+    to refuse, so the limit is no larger than it must be."""
 
     def dumps(self, moment: str) -> str:
         """The file's text (``moment`` is for people and tests reading it: a resume reads the log)."""

@@ -58,6 +58,7 @@ from audiocrib.shell import files
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.drills import DRILL_KEYS, PRACTICE_ITEMS, Drills
+from audiocrib.shell.lock import FolderLock, updating
 from audiocrib.shell.savedgame import SAVE_VERSION, SEAT, SavedTable
 from audiocrib.shell.settings import SETTING_NAMES, Settings, SettingsFile
 from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
@@ -279,8 +280,7 @@ class Session:
         self.hurried = False
         self.hurried_at = -1
         """The number of events when Enter last hurried the computer players (said once a wait)."""
-        self.finished = False
-        """True once the player has quit."""
+        self._finished = False
         self.keys_pressed = 0
         self.settings_file = settings_file
         self.open_speech = open_speech
@@ -297,6 +297,10 @@ class Session:
         """The files whose failure to be written the player has heard about (said once each)."""
         self.write_error = ""
         """Why the last write that failed failed ("No space left on device")."""
+        self.lock: FolderLock | None = None
+        """The data folder's lock, held while this copy keeps the game in progress there."""
+        self.elsewhere = False
+        """True when another copy of audiocrib keeps the games on this data folder (this one keeps none)."""
         self.confirm_at = -1
         """The key press that asked to confirm a new game over an unfinished one."""
         record = save_path.with_name("practice.json") if save_path is not None else None
@@ -329,6 +333,9 @@ class Session:
             notices.append(f"Your data folder, {self.save_path.parent}, cannot be opened ({problem}), so no game "
                            "can be resumed and nothing is kept this time.")
             self.save_path = self.statistics_path = self.drills.record_path = None
+        if self.save_path is not None and not self._lock_folder(self.save_path.parent):
+            notices.append("Another copy of audiocrib is open on this data folder and keeps the game in progress. "
+                           "Here you can practise, or play a game that is not kept, or quit.")
         if self.save_path is not None:
             loaded = files.load(self.save_path, "saved game", SAVE_VERSION, SavedTable.from_json,
                                 "it cannot be resumed", limit=SavedTable.MAX_BYTES)
@@ -769,16 +776,30 @@ class Session:
         events = self.game.events
         news = any(isinstance(e, GameWon | MatchWon) for e in events[self.stats_seen:])
         self.stats_seen = len(events)
-        if not news or not self.statistics.record(self.game, self.table, self.levels, SEAT):
+        game = self.game
+        if not news or not self.statistics.record(game, self.table, self.levels, SEAT):
             return
         path = self.statistics_path
-        if path is not None:
-            data = {"version": STATISTICS_VERSION, **self.statistics.to_json()}
-            self._write("statistics", lambda: files.save(path, data, readable=True))
+        if path is None:
+            return
+
+        def update() -> None:  # read again, add this game, write: another copy may have added its own since
+            with updating(path.parent):
+                kept = files.load(path, "statistics", STATISTICS_VERSION, Statistics.from_json, "they start afresh")
+                if kept.notice:
+                    self.say(kept.notice)
+                statistics = kept.value if kept.value is not None else Statistics()
+                if statistics.record(game, self.table, self.levels, SEAT):
+                    files.save(path, {"version": STATISTICS_VERSION, **statistics.to_json()}, readable=True)
+                self.statistics = statistics
+
+        self._write("statistics", update)
 
     def _save_and_quit(self) -> None:
         if self.save_path is None:
-            self.say("This session has no place to keep games; choose Abandon the game and quit, or Resume.")
+            self.say("This game is not kept: another copy of audiocrib keeps the games on this data folder. Choose "
+                     "Abandon the game and quit, or Resume." if self.elsewhere else
+                     "This session has no place to keep games; choose Abandon the game and quit, or Resume.")
             return
         self.unsaved.add("game")  # a failure now is said here, in its own words
         self._autosave()
@@ -858,6 +879,36 @@ class Session:
     def _to_main_menu(self, key: str) -> None:
         self.game = None
         self._enter_menu(Mode.MAIN, "Main menu: ")
+
+    def _lock_folder(self, folder: Path) -> bool:
+        """Take the data folder's lock for this run; False (and no game kept) if another copy holds it."""
+        lock = FolderLock(folder)
+        try:
+            if not lock.acquire():
+                self.elsewhere = True
+                self.save_path = None
+                return False
+        except OSError:  # a folder that cannot hold a lock cannot be written: each write says so when it fails
+            return True
+        self.lock = lock
+        return True
+
+    def close(self) -> None:
+        """Let the data folder go (at the end of the run)."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    @property
+    def finished(self) -> bool:
+        """True once the player has quit; the data folder is let go then, for a copy started next."""
+        return self._finished
+
+    @finished.setter
+    def finished(self, value: bool) -> None:
+        self._finished = value
+        if value:
+            self.close()
 
     # ------------------------------------------------------------ the game: narration and the bots
     def view(self) -> PlayerView:
