@@ -1,7 +1,8 @@
 """The ``audiocrib`` command: ``score`` a hand, weigh the ``discards``, print the exhaustive ``table`` of hands or
 cribs, or set computer players against each other in the ``arena``.
 
-Every error is one sentence on stderr and exit status 2.
+Every error is one sentence on stderr and exit status 2: a value that is wrong is named with its option and what
+the option takes, and is shown only as plain printable text (escaped, and cut short when long).
 
 >>> main(["score", "7H", "8H", "8C", "2D", "--starter", "5S"])
 fifteen for 2: 7H 8C (running total 2)
@@ -17,13 +18,15 @@ total: 10
 from __future__ import annotations
 
 import argparse
+import ast
+import errno
 import json
 import os
 import re
 import sys
 from collections.abc import Sequence
 from functools import partial
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from audiocrib import __version__
 from audiocrib.arena import progress_line, run_arena
@@ -31,82 +34,201 @@ from audiocrib.cards import Card, cards_text, parse_cards
 from audiocrib.crib import crib_value
 from audiocrib.discards import analyse
 from audiocrib.errors import AudiocribError, CardError
-from audiocrib.player import PlayerError
+from audiocrib.narrator import Verbosity
 from audiocrib.rules import Rules, Variant
 from audiocrib.scoring import score_hand
+from audiocrib.speech import MODES
 from audiocrib.tables import table_lines
 from audiocrib.words import count_aloud, item_phrase
 
-__all__ = ["main"]
+__all__ = ["TAKES", "main"]
 
 
 class _UsageError(Exception):
     pass
 
 
-_CHOICE = re.compile(r"argument (?:--)?([\w-]+): invalid choice: '?([^' ]*)'?")
-_NUMBER = re.compile(r"argument (?:--)?([\w-]+): invalid int value: '([^']*)'")
+_SPEECH = tuple(MODES)
+_VERBOSITY = tuple(v.value for v in Verbosity)
+_VARIANTS = tuple(v.value for v in Variant)
 
 
-def _sentence(message: str) -> str:
-    """argparse's complaint as one sentence that reads well aloud."""
+def _either(values: Sequence[str]) -> str:
+    return f"{', '.join(values[:-1])} or {values[-1]}"
+
+
+TAKES = {
+    "--speech": _either(_SPEECH),
+    "--verbosity": _either(_VERBOSITY),
+    "--rate": "words a minute from 100 to 400",
+    "--volume": "a percent from 10 to 100",
+    "--sound-volume": "a percent from 10 to 100",
+    "--pace": "seconds from 0 to 10",
+    "--seed": "a whole number of up to 18 digits",
+    "--transcript": "the name of a file to write",
+    "--data-dir": "the name of a folder",
+    "--starter": "a card, like 5C",
+    "--lay": "1 or 2",
+    "--crib-cards": "4 or 5",
+    "--games": "a whole number of games from 1 to 1,000,000",
+    "--variant": _either(_VARIANTS),
+    "--players": "a whole number of players from 2 to 6",
+    "--teams": "2 or 3",
+    "--target": "points from 31 to 1000, or 0 for the variant's own",
+    "--jobs": "a whole number of processes, 1 or more",
+}
+"""What each option with a value takes, as said when the value is missing or wrong."""
+
+_LONGEST = 30
+"""Characters of a value shown in a sentence; a longer one is cut short."""
+_BIGGEST = 10**18 - 1
+_WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
+_DECIMAL = re.compile(r"[0-9]{1,6}(\.[0-9]{0,9})?|\.[0-9]{1,9}")
+_WORD = re.compile(rf"\S{{{_LONGEST + 2},}}")
+
+
+def _escape(char: str) -> str:
+    if " " <= char <= "~":
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _shown(value: str) -> str:
+    """``value`` as it may be printed and said: printable ASCII only (anything else escaped), cut short when long.
+
+    >>> _shown("5H"), _shown("5H\\x1b[31m"), _shown("")
+    ('5H', '5H\\\\x1b[31m', 'an empty value')
+    >>> _shown("9" * 5000)
+    '999999999999999999999999999999 and 4,970 characters more'
+    """
+    if value == "":
+        return "an empty value"
+    return _short("".join(_escape(char) for char in value))
+
+
+def _short(text: str) -> str:
+    more = len(text) - _LONGEST
+    return text if more <= 0 else f"{text[:_LONGEST]} and {more:,} character{'s' if more > 1 else ''} more"
+
+
+def _short_word(word: str) -> str:
+    end = word[-1] if word[-1] in ".,;:" else ""
+    return _short(word[: len(word) - len(end)]) + end
+
+
+def _clean(message: str) -> str:
+    """A sentence made fit to print: control and non-ASCII characters escaped, very long words cut short (a
+    sentence from elsewhere may hold a value from the command line as it was typed)."""
+    escaped = "".join(_escape(char) for char in message.replace("\n", " "))
+    return _WORD.sub(lambda match: _short_word(match.group()), escaped)
+
+
+def _bad(option: str, value: str) -> _UsageError:
+    return _UsageError(f"{option} takes {TAKES[option]}, not {_shown(value)}.")
+
+
+def _whole(option: str, value: str, low: int, high: int) -> int:
+    if _WHOLE.fullmatch(value) is None or not low <= int(value) <= high:
+        raise _bad(option, value)
+    return int(value)
+
+
+def _choice(option: str, value: str, choices: Sequence[str]) -> str:
+    if value not in choices:
+        raise _bad(option, value)
+    return value
+
+
+_REQUIRED = {
+    ("score", "cards"): "Give 3, 4 or 5 cards and the starter, like: audiocrib score 5H 5D 5S JC --starter 5C.",
+    ("score", "--starter"): "Give the starter with --starter, like --starter 5C.",
+    ("discards", "cards"): "Give the 5, 6 or 7 cards you were dealt, like: audiocrib discards 5H 5S 5C JD 4H 6C"
+                           " --dealer.",
+    ("table", "which"): "Say which table: audiocrib table hands, or audiocrib table cribs.",
+    ("arena", "player"): "Name two or more players, like: audiocrib arena expert medium.",
+}
+
+
+def _given(text: str) -> str:
+    """The value in argparse's ``invalid choice: 'x' (choose from ...)``, as it was typed."""
+    quoted = text.split(":", 1)[1].rsplit(" (choose from", 1)[0].strip()
+    try:
+        value = ast.literal_eval(quoted)
+    except (ValueError, SyntaxError):
+        return quoted
+    return value if isinstance(value, str) else quoted
+
+
+def _sentence(message: str, command: str) -> str:
+    """argparse's complaint (about ``command``'s arguments) as one sentence that reads well aloud."""
     if message.startswith("the following arguments are required:"):
-        missing = message.split(":", 1)[1]
-        if "cards" in missing:
-            return "Give 3, 4 or 5 cards and the starter, like: audiocrib score 5H 5D 5S JC --starter 5C."
-        if "--starter" in missing:
-            return "Give the starter with --starter, like --starter 5C."
-        if "which" in missing:
-            return "Say which table: audiocrib table hands, or audiocrib table cribs."
+        first = message.split(":", 1)[1].split(",")[0].strip()
+        return _REQUIRED.get((command, first), f"{first} is needed.")
     if message.startswith("one of the arguments --dealer --pone is required"):
         return "Say whose crib it is: --dealer for yours, --pone for your opponent's."
-    choice = _CHOICE.match(message)
-    if choice is not None:
-        what, given = choice.groups()
-        if what == "which":
-            return f"There is no table of {given}; say hands or cribs."
-        if what == "variant":
-            return f"{given} is not a form of cribbage; say five-card, six-card or seven-card."
-        if what == "teams":
-            return f"Teams of {given} cannot be made; teams are of 2 or 3 players."
-        if what == "lay":
-            return f"You cannot lay away {given}; say 1 or 2."
-        return f"{given} is not a command; the commands are score, discards, table and arena."
-    number = _NUMBER.match(message)
-    if number is not None:
-        what, given = number.groups()
-        return f"The {what} must be a whole number, not {given}."
     if message.startswith("unrecognized arguments:"):
-        return f"audiocrib does not know {message.split(':', 1)[1].strip()}."
+        return f"audiocrib does not know {_shown(message.split(':', 1)[1].strip())}."
+    ambiguous = re.fullmatch(r"ambiguous option: (\S+) could match (.*)", message, re.S)
+    if ambiguous is not None:
+        *some, last = [name.strip() for name in ambiguous.group(2).split(",")]
+        return f"{_shown(ambiguous.group(1))} could be {', '.join(some)} or {last}; write more of it."
+    argument = re.fullmatch(r"argument (\S+): (.*)", message, re.S)
+    if argument is not None:
+        name, what = argument.groups()
+        if what.startswith("invalid choice:"):  # the only option left to argparse's choices: the command
+            return f"{_shown(_given(what))} is not a command; the commands are score, discards, table and arena."
+        if what.startswith("expected one argument") and name in TAKES:
+            return f"{name} needs a value: {TAKES[name]}."
+        if what.startswith("ignored explicit argument"):
+            return f"{name} takes no value."
+        other = re.fullmatch(r"not allowed with argument (\S+)", what)
+        if other is not None:
+            return f"Give {other.group(1)} or {name}, not both."
     return message[0].upper() + message[1:].rstrip(".") + "."
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise _UsageError(_sentence(message))
+        raise _UsageError(_sentence(message, self.prog.partition(" ")[2]))
+
+
+_GAME = {  # option: (argparse's name for it, its help)
+    "--speech": ("speech", "auto (the default) tries your screen reader, then the built-in voice, then text lines;"
+                 " none leaves the reading to your screen reader; also screenreader or tts"),
+    "--transcript": ("transcript", "append every announcement to FILE as a line"),
+    "--rate": ("rate", "built-in voice rate, words a minute (100 to 400)"),
+    "--volume": ("volume", "built-in voice volume, percent (10 to 100)"),
+    "--verbosity": ("verbosity", "how much is said: brief, normal (the default) or full"),
+    "--pace": ("pace", "seconds between the computer players' moves (0 to 10; 1.5)"),
+    "--no-text": ("no_text", "do not print announcements while speech works"),
+    "--no-sound": ("no_sound", "no sound cues (F2 also turns them off and on)"),
+    "--sound-volume": ("sound_volume", "sound cue volume, percent (10 to 100; 80)"),
+    "--seed": ("game_seed", "the same seed deals the same cards (a whole number of up to 18 digits)"),
+    "--data-dir": ("data_dir", "keep the settings, the game in progress, statistics and practice figures in DIR"),
+}
+_METAVARS = {"--transcript": "FILE", "--data-dir": "DIR", "--speech": "MODE", "--verbosity": "LEVEL",
+             "--pace": "SECONDS", "--rate": "WPM", "--volume": "PERCENT", "--sound-volume": "PERCENT"}
+
+
+def _game_options(parser: argparse.ArgumentParser, given_only: bool) -> None:
+    """Add the game's options; with ``given_only`` (``play``'s own) an option left out does not hide the same
+    option given before the command (``audiocrib --rate 300 play``)."""
+    for option, (dest, help_text) in _GAME.items():
+        if option.startswith("--no-"):
+            parser.add_argument(option, dest=dest, action="store_true", help=help_text,
+                                default=argparse.SUPPRESS if given_only else False)
+        else:
+            parser.add_argument(option, dest=dest, metavar=_METAVARS.get(option, option[2:].upper()),
+                                help=help_text, default=argparse.SUPPRESS if given_only else None)
 
 
 def _parser() -> argparse.ArgumentParser:
-    shell = _Parser(add_help=False)
-    shell.add_argument("--speech", choices=["auto", "screenreader", "tts", "none"],
-                       help="auto (the default) tries your screen reader, then the built-in voice, then text lines;"
-                       " none leaves the reading to your screen reader")
-    shell.add_argument("--transcript", metavar="FILE", help="append every announcement to FILE as a line")
-    shell.add_argument("--rate", type=int, help="built-in voice rate, words a minute (100 to 400)")
-    shell.add_argument("--volume", type=int, help="built-in voice volume, percent (10 to 100)")
-    shell.add_argument("--verbosity", choices=["brief", "normal", "full"], help="how much is said (normal)")
-    shell.add_argument("--pace", type=float, help="seconds between the computer players' moves (1.5)")
-    shell.add_argument("--no-text", action="store_true", help="do not print announcements while speech works")
-    shell.add_argument("--no-sound", action="store_true", help="no sound cues (F2 also turns them off and on)")
-    shell.add_argument("--sound-volume", type=int, help="sound cue volume, percent (10 to 100; 80)")
-    shell.add_argument("--seed", type=int, help="the same seed deals the same cards")
-    shell.add_argument("--data-dir", metavar="DIR",
-                       help="keep the settings, the game in progress, statistics and practice figures in DIR")
-    parser = _Parser(prog="audiocrib", parents=[shell],
-                     description="Cribbage played by ear. With no command, starts the game.")
+    parser = _Parser(prog="audiocrib", description="Cribbage played by ear. With no command, starts the game.")
+    _game_options(parser, given_only=False)
     parser.add_argument("--version", action="version", version=f"audiocrib {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    commands.add_parser("play", parents=[shell], help="start the game (the same as no command)")
+    _game_options(commands.add_parser("play", help="start the game (the same as no command)"), given_only=True)
 
     score = commands.add_parser("score", help="count a hand or crib: audiocrib score 5H 5D 5S JC --starter 5C")
     score.add_argument("cards", nargs="+", help="3, 4 or 5 cards, like 5H TD 10d jc")
@@ -121,28 +243,38 @@ def _parser() -> argparse.ArgumentParser:
     role = discards.add_mutually_exclusive_group(required=True)
     role.add_argument("--dealer", action="store_true", help="the crib is yours")
     role.add_argument("--pone", action="store_true", help="the crib is your opponent's")
-    discards.add_argument("--lay", type=int, choices=[1, 2], help="how many to lay away (default: 2 from 5 to 7"
-                          " cards dealt to two players; say 1 for tables of three or more)")
-    discards.add_argument("--crib-cards", type=int, choices=[4, 5], help="cards in the crib (default 4, or 5 for"
-                          " six cards laid away one: the six-player table; say 4 for seven-card with four players)")
+    discards.add_argument("--lay", help="how many to lay away, 1 or 2 (default: 2 from 5 to 7 cards dealt to two"
+                          " players; say 1 for tables of three or more)")
+    discards.add_argument("--crib-cards", help="cards in the crib, 4 or 5 (default 4, or 5 for six cards laid"
+                          " away one: the six-player table; say 4 for seven-card with four players)")
     discards.add_argument("--json", action="store_true", help="print JSON")
 
     table = commands.add_parser("table", help="the exact score distribution of all 12,994,800 hands or cribs")
-    table.add_argument("which", choices=["hands", "cribs"], help="hands or cribs")
+    table.add_argument("which", help="hands or cribs")
 
     arena = commands.add_parser("arena", help="computer players against each other: audiocrib arena expert medium")
     arena.add_argument("names", nargs="+", metavar="player",
                        help="two or more levels (beginner, easy, medium, expert) or module:Class")
-    arena.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
-    arena.add_argument("--variant", choices=[v.value for v in Variant], default="six-card", help="default six-card")
-    arena.add_argument("--players", type=int, default=2, help="players at the table, 2 to 6 (default 2)")
-    arena.add_argument("--teams", type=int, choices=[2, 3], help="play in teams of 2 or 3")
-    arena.add_argument("--target", type=int, default=0, help="points to win (default: the variant's own)")
-    arena.add_argument("--seed", type=int, default=1, help="the same seed gives the same result (default 1)")
-    arena.add_argument("--jobs", type=int, help="processes at once (default: every core)")
+    arena.add_argument("--games", default="1000", help="how many games, 1 to 1,000,000 (default 1000)")
+    arena.add_argument("--variant", default="six-card", help="five-card, six-card (the default) or seven-card")
+    arena.add_argument("--players", default="2", help="players at the table, 2 to 6 (default 2)")
+    arena.add_argument("--teams", help="play in teams of 2 or 3")
+    arena.add_argument("--target", default="0", help="points to win, 31 to 1000 (default: the variant's own)")
+    arena.add_argument("--seed", default="1", help="the same seed gives the same result (default 1)")
+    arena.add_argument("--jobs", help="processes at once (default and most: one for each core)")
     arena.add_argument("--quiet", action="store_true", help="no progress lines")
     arena.add_argument("--json", action="store_true", help="print JSON")
     return parser
+
+
+def _not_for_the_game(args: argparse.Namespace) -> None:
+    """Refuse the game's options given before another command, where they would silently do nothing."""
+    for option, (dest, _) in _GAME.items():
+        if getattr(args, dest, None) not in (None, False):
+            if option == "--seed" and args.command == "arena":
+                raise _UsageError("Give the arena's --seed after its players, like: audiocrib arena expert medium"
+                                  " --seed 5.")
+            raise _UsageError(f"{option} is an option of the game, not of {args.command}.")
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -162,12 +294,15 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _discards(args: argparse.Namespace) -> int:
+    lay = 2 if args.lay is None else int(_choice("--lay", args.lay, ("1", "2")))
+    crib_cards = None if args.crib_cards is None else int(_choice("--crib-cards", args.crib_cards, ("4", "5")))
+    if crib_cards == 5 and lay != 1:  # the five-card crib is the six-player table's, where each lays away one
+        raise _UsageError("--crib-cards 5 is for tables where each player lays away one card; add --lay 1.")
     hand = parse_cards(args.cards)
     if len(hand) not in (5, 6, 7):
         raise CardError(f"Give the 5, 6 or 7 cards you were dealt, not {len(hand)}.")
-    lay = args.lay or 2
     dealer = bool(args.dealer)
-    crib_size = args.crib_cards or (5 if lay == 1 and len(hand) == 6 else 4)  # six players make a crib of five
+    crib_size = crib_cards or (5 if lay == 1 and len(hand) == 6 else 4)  # six players make a crib of five
     options = analyse(hand, lay, dealer=dealer, crib_value=partial(crib_value, crib_size=crib_size))
     if args.json:
         print(json.dumps({"dealer": dealer, "options": [o.to_json() for o in options]}))
@@ -180,37 +315,105 @@ def _discards(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table(args: argparse.Namespace) -> int:
+    if args.which not in ("hands", "cribs"):
+        raise _UsageError(f"There is no table of {_shown(args.which)}; say hands or cribs.")
+    print("\n".join(table_lines(crib=args.which == "cribs")))
+    return 0
+
+
 def _arena(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise PlayerError("The arena needs at least one game.")
-    if args.jobs is not None and args.jobs < 1:
-        raise PlayerError("The arena needs at least one process.")
-    rules = Rules(players=args.players, variant=Variant(args.variant), team_size=args.teams or 1, target=args.target)
-    progress = None if args.quiet or args.games < 100 else progress_line
-    result = run_arena(args.names, args.games, rules, args.seed, args.jobs, progress)
+    games = _whole("--games", args.games, 1, 1_000_000)
+    variant = Variant(_choice("--variant", args.variant, _VARIANTS))
+    players = _whole("--players", args.players, 2, 6)
+    teams = 1 if args.teams is None else int(_choice("--teams", args.teams, ("2", "3")))
+    target = _whole("--target", args.target, 0, 1000)
+    if 0 < target < 31:
+        raise _bad("--target", args.target)
+    seed = _whole("--seed", args.seed, -_BIGGEST, _BIGGEST)
+    cores = os.cpu_count() or 1
+    asked = cores if args.jobs is None else _whole("--jobs", args.jobs, 1, _BIGGEST)
+    rules = Rules(players=players, variant=variant, team_size=teams, target=target)
+    progress = None if args.quiet or games < 100 else progress_line
+    # More processes than cores (or games) only wait their turn; --jobs 100000 once started processes without end.
+    result = run_arena(args.names, games, rules, seed, min(asked, cores, games), progress)
     print(result.dumps() if args.json else result.report())
     return 0
 
 
+def _game_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's options, checked: the keyword arguments of `audiocrib.shell.main.play`."""
+    pace = None
+    if args.pace is not None:
+        if _DECIMAL.fullmatch(args.pace) is None or not 0 <= float(args.pace) <= 10:
+            raise _bad("--pace", args.pace)
+        pace = float(args.pace)
+    return {
+        "speech": None if args.speech is None else _choice("--speech", args.speech, _SPEECH),
+        "verbosity": None if args.verbosity is None else _choice("--verbosity", args.verbosity, _VERBOSITY),
+        "rate": None if args.rate is None else _whole("--rate", args.rate, 100, 400),
+        "volume": None if args.volume is None else _whole("--volume", args.volume, 10, 100),
+        "sound_volume": None if args.sound_volume is None else _whole("--sound-volume", args.sound_volume, 10, 100),
+        "pace": pace,
+        "seed": None if args.game_seed is None else _whole("--seed", args.game_seed, -_BIGGEST, _BIGGEST),
+        "show_text": not args.no_text,
+        "sound": not args.no_sound,
+    }
+
+
+
+def _check_data_dir(value: str) -> None:
+    if value == "":  # Path("") is the current folder, and with it the home folder was used unsaid
+        raise _bad("--data-dir", value)
+    if os.path.lexists(value) and not os.path.isdir(value):
+        raise _UsageError("--data-dir names a file, not a folder; give a folder, or a new name for one.")
+    head = os.path.dirname(os.path.abspath(value))
+    while not os.path.lexists(head) and os.path.dirname(head) != head:
+        head = os.path.dirname(head)
+    if not os.path.isdir(head):
+        raise _UsageError("--data-dir names a folder inside a file; give a folder, or a new name for one.")
+
+
+def _check_transcript(value: str) -> None:
+    """Open the transcript to append as the game will, so that a name it cannot write is one sentence now
+    (not a traceback), without waiting for a reader (a pipe nothing reads would hang the start)."""
+    if value == "":
+        raise _bad("--transcript", value)
+    if os.path.isdir(value):
+        raise _UsageError("--transcript names a folder; give a file in it, like --transcript game.txt.")
+    existed = os.path.lexists(value)
+    try:
+        handle = os.open(value, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o666)
+    except (FileNotFoundError, NotADirectoryError):
+        raise _UsageError("--transcript names a file in a folder that does not exist.") from None
+    except PermissionError:
+        raise _UsageError("--transcript names a file that audiocrib may not write.") from None
+    except OSError as error:
+        if error.errno == errno.ENXIO:
+            raise _UsageError("--transcript names a pipe that nothing reads.") from None
+        raise _UsageError(f"--transcript cannot be written: {(error.strerror or 'an error').lower()}.") from None
+    except ValueError:  # a NUL in the name
+        raise _bad("--transcript", value) from None
+    os.close(handle)
+    if not existed:  # the game makes it again; a start refused below leaves nothing behind
+        os.remove(value)
+
+
 def _play(args: argparse.Namespace) -> int:
-    if args.rate is not None and not 100 <= args.rate <= 400:
-        raise _UsageError("The voice rate is from 100 to 400 words a minute.")
-    if args.volume is not None and not 10 <= args.volume <= 100:
-        raise _UsageError("The voice volume is from 10 to 100 percent.")
-    if args.sound_volume is not None and not 10 <= args.sound_volume <= 100:
-        raise _UsageError("The sound volume is from 10 to 100 percent.")
-    if args.pace is not None and not 0 <= args.pace <= 10:
-        raise _UsageError("The pace is from 0 to 10 seconds.")
+    settings = _game_settings(args)
+    if args.data_dir is not None:
+        _check_data_dir(args.data_dir)
+    if args.transcript is not None:
+        _check_transcript(args.transcript)
+    if sys.stdin is None or not sys.stdin.isatty():
+        raise _UsageError("The game is played in a terminal, and audiocrib's input is not one; score, discards,"
+                          " table and arena work without one.")
     from pathlib import Path
 
     from audiocrib.shell.main import play
 
-    return play(
-        speech=args.speech, transcript=args.transcript, rate=args.rate, volume=args.volume,
-        verbosity=args.verbosity, pace=args.pace, seed=args.seed,
-        folder=Path(args.data_dir) if args.data_dir else None, show_text=not args.no_text,
-        sound=not args.no_sound, sound_volume=args.sound_volume,
-    )
+    folder = Path(args.data_dir) if args.data_dir is not None else None
+    return play(transcript=args.transcript, folder=folder, **settings)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -218,19 +421,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
-        if args.command == "score":
-            return _score(args)
-        if args.command == "discards":
-            return _discards(args)
-        if args.command == "arena":
-            return _arena(args)
-        if args.command == "table":
-            print("\n".join(table_lines(crib=args.which == "cribs")))
-            return 0
-        return _play(args)
+        if args.command in (None, "play"):
+            return _play(args)
+        _not_for_the_game(args)
+        command = {"score": _score, "discards": _discards, "table": _table, "arena": _arena}[args.command]
+        return command(args)
     except (_UsageError, AudiocribError) as error:
-        print(f"audiocrib: {error}", file=sys.stderr)
+        print(f"audiocrib: {_clean(str(error))}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl+C in a long arena run: stop with a line, not a traceback
+        print("audiocrib: Stopped.", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # the reader went away (``audiocrib table hands | head``): stop quietly
         # Python's own recipe: point stdout at nothing, so flushing at exit does not fail again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

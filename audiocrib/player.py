@@ -100,7 +100,7 @@ def load_player(name: str, **options: object) -> Player:
     try:
         cls = getattr(importlib.import_module(module_name), class_name)
         player = cls(**options)
-    except (ImportError, AttributeError, TypeError) as error:
+    except (ImportError, AttributeError, TypeError, ValueError) as error:
         raise PlayerError(f"There is no player called {name}.") from error
     if not isinstance(player, Player):
         raise PlayerError(f"{name} does not have the discard, play and count methods of a player.")

@@ -121,12 +121,13 @@ def test_the_command_reports_and_shows_progress_on_long_runs() -> None:
     ("args", "message"),
     [
         (["easy"], "The arena needs two or more different players."),
-        (["easy", "beginner", "--games", "0"], "The arena needs at least one game."),
+        (["easy", "beginner", "--games", "0"], "--games takes a whole number of games from 1 to 1,000,000, not 0."),
         (["easy", "beginner", "--variant", "nine-card"],
-         "nine-card is not a form of cribbage; say five-card, six-card or seven-card."),
+         "--variant takes five-card, six-card or seven-card, not nine-card."),
         (["easy", "beginner", "--players", "3", "--teams", "2"], "Teams need 4 or 6 players, not 3."),
-        (["easy", "beginner", "--teams", "4"], "Teams of 4 cannot be made; teams are of 2 or 3 players."),
-        (["easy", "beginner", "--games", "many"], "The games must be a whole number, not many."),
+        (["easy", "beginner", "--teams", "4"], "--teams takes 2 or 3, not 4."),
+        (["easy", "beginner", "--games", "many"],
+         "--games takes a whole number of games from 1 to 1,000,000, not many."),
         (["easy", "sage"], "There is no computer player called sage; the levels are beginner, easy, medium, expert."),
     ],
 )
