@@ -11,18 +11,26 @@ import dataclasses
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 
+from audiocrib import answers
 from audiocrib.actions import ClaimCount, CountTimeout, Go, Play
 from audiocrib.cards import Card
+from audiocrib.cues import cues_for
 from audiocrib.errors import IllegalActionError
 from audiocrib.events import GameWon, HandShown, LastCard, PlayClaimed, Played, PointsGiven
 from audiocrib.game import MAX_PLAY_SCORE, Game, Phase
+from audiocrib.narrator import Narrator, Verbosity
 from audiocrib.rules import Rules
 from audiocrib.scoring import Score, score_play
+from audiocrib.shell.savedgame import SEAT
+from audiocrib.shell.tablesetup import TableSetup
+from audiocrib.shell.typing import NOTHING_TYPED
 from tests.helpers import TABLES, plays, stacked, start_play
 from tests.invariants import check_game, check_view, peg_points
+from tests.shell_driver import Table, lay_away_first, run
 
 PEGGING = Rules(manual_pegging=True)
 HANDS = ["5H 5D 9C TC KS QS", "5S 6D 4C TH AS 2S"]
@@ -303,3 +311,178 @@ def _any_move(game: Game, rng: random.Random) -> ClaimCount | Play | Go:
     if not view.playable:
         return Go(seat)
     return Play(seat, rng.choice(view.playable))
+
+
+# ------------------------------------------------------------------ the narration
+class TestNarration:
+    """In the voice of a manual count: what was said, what the card made the cribbage way, what was given."""
+
+    def tell(self, claim: int, verbosity: Verbosity = Verbosity.NORMAL) -> list[str]:
+        game = to_the_pair_royal()
+        game.apply(ClaimCount(0, claim))
+        narrator = Narrator(("Ann", "Bob"), PEGGING, seat=0, verbosity=verbosity)
+        lines = narrator.tell_all(game.view(0).events)
+        start = max(i for i, line in enumerate(lines) if "five of diamonds" in line)
+        return lines[start:]
+
+    def test_the_card_asks_for_its_points_and_says_none_yet(self) -> None:
+        assert self.tell(8)[0] == "You play the five of diamonds for fifteen; type its points and press Enter."
+        assert self.tell(8, Verbosity.BRIEF)[0] == "You: five of diamonds, fifteen. Your points?"
+
+    def test_a_right_claim(self) -> None:
+        assert self.tell(8)[1] == "You said eight, which is right: fifteen two, and a pair royal is eight."
+        assert self.tell(8, Verbosity.BRIEF)[1] == "You said eight, which is right."
+
+    def test_an_under_claim_says_what_the_card_made_and_who_pegs_the_rest(self) -> None:
+        assert self.tell(6)[1:3] == ["You said six. The card made eight: fifteen two, and a pair royal is eight.",
+                                     "You missed two; Bob pegs them."]
+        assert self.tell(6, Verbosity.BRIEF)[1:3] == ["You said six. The card made eight.",
+                                                      "You missed two; Bob pegs them."]
+
+    def test_an_over_claim(self) -> None:
+        assert self.tell(11)[1:3] == ["You said eleven. The card made eight: fifteen two, and a pair royal is "
+                                      "eight.", "You over-counted by three; Bob pegs them."]
+
+    def test_the_full_verbosity_gives_the_scores_after_each(self) -> None:
+        lines = self.tell(6, Verbosity.FULL)
+        assert lines[1:5] == ["You said six. The card made eight: fifteen two, and a pair royal is eight.",
+                              "You have six.", "You missed two; Bob pegs them.", "Bob has four; you have six."]
+
+    def test_a_card_that_made_nothing(self) -> None:
+        narrator = Narrator(("Ann", "Bob"), PEGGING, seat=1)
+        game = table()
+        plays(game, "0:5H")
+        game.apply(ClaimCount(0, 2))
+        lines = narrator.tell_all(game.view(1).events)
+        assert lines[-3:] == ["Ann plays the five of hearts for five.", "Ann said two. The card made nothing.",
+                              "Ann over-counted by two; you peg them."]
+
+    def test_the_answers_while_a_claim_is_awaited_and_after(self) -> None:
+        game = to_the_pair_royal()
+        view = game.view(0)
+        assert answers.prompt(view) == "Claim the points of your five of diamonds for fifteen: type them, then Enter."
+        assert answers.turn(view) == "Your turn to claim the points of your five of diamonds."
+        assert answers.turn(game.view(1)) == "Waiting for Player 1 to claim the points of Player 1's five of diamonds."
+        assert answers.prompt(game.view(1)) == "Waiting for Player 1 to claim their points."
+        assert answers.count(view) == "The count is fifteen."
+        assert answers.table(view).startswith("On the table: your five of hearts, then Player 2's five of spades")
+        assert answers.last_play(view) == ("You played the five of diamonds for fifteen; your claim of its points is "
+                                           "awaited.")
+        assert "You have played" in answers.hand(view)
+        game.apply(ClaimCount(0, 6))
+        assert answers.last_play(game.view(0)) == (
+            "You played the five of diamonds for fifteen: two for fifteen and six for a pair royal of fives; eight "
+            "points in all. You said six.")
+
+    def test_the_cues_wait_for_the_claim(self) -> None:
+        game = to_the_pair_royal()
+        played = game.events[-1]
+        assert cues_for(played, 0) == ("card", "count") and cues_for(played, 1) == ("card",)
+        claimed = game.apply(ClaimCount(0, 8))[0]
+        assert cues_for(claimed, 0) == ("fifteen", "pair")
+
+
+# ------------------------------------------------------------------ the shell
+def test_a_whole_game_through_the_keys_at_a_manual_pegging_table() -> None:
+    setup = TableSetup(manual_pegging=True, target=61, levels=("beginner",))
+    assert setup.describe().startswith("six-card cribbage, 2 players, to 61. You call your own points in the play.")
+    seen: dict[str, list[str]] = {}
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        claims = 0
+        for _ in range(3000):
+            moment = table.session.moment
+            if moment == "over":
+                return
+            if moment == "discard":
+                await lay_away_first(table)
+            elif moment == "play":
+                said = await table.press(*_position_of_lowest(table), "enter")
+                if table.session.moment == "peg":
+                    assert said[-1].startswith("You play the ") and said[-1].endswith(
+                        "; type its points and press Enter.")
+            elif moment == "peg":
+                view = table.session.view()
+                true = score_play([card for _, card in view.series]).total
+                claims += 1
+                if claims == 1:
+                    assert await table.answer("enter") == NOTHING_TYPED  # nothing typed is not zero
+                    assert (await table.press("f1"))[0] == answers.prompt(view)
+                    assert table.session.moment == "peg"
+                claim = true  # one short claim and one over, the rest right
+                if true and "short" not in seen:
+                    claim = true - 1
+                elif not true and "over" not in seen:
+                    claim = 1
+                said = await table.press(*str(claim), "enter")
+                key = "right" if claim == true else "short" if claim < true else "over"
+                seen.setdefault(key, said)
+            elif moment in ("review", "waiting"):
+                await table.press("enter")
+            else:
+                raise AssertionError(f"unexpected moment {moment}")
+        raise AssertionError("the match did not end")
+
+    result = run(script, setup=setup, seed=7)
+    game = result.session.game
+    assert game is not None and game.over
+    claimed = [e for e in game.events if isinstance(e, PlayClaimed)]
+    assert claimed and all(e.seat == SEAT for e in claimed)
+    assert not any(isinstance(e, Played) and e.to_claim for e in game.events if e.scorer != SEAT)
+    assert any(line.startswith("You said") and "which is right" in line for line in seen["right"])
+    assert any(line.startswith("You missed one; Bob pegs it.") for line in seen["short"])
+    assert any(line.startswith("You over-counted by one; Bob pegs it.") for line in seen["over"])
+    check_game(game)
+
+
+def test_a_game_saved_at_a_claim_resumes_with_its_prompt(tmp_path: Path) -> None:
+    save = tmp_path / "saved-game.json"
+    setup = TableSetup(manual_pegging=True, target=61, levels=("beginner",))
+
+    async def first(table: Table) -> None:
+        await table.press("enter")
+        for _ in range(200):
+            moment = table.session.moment
+            if moment == "peg":
+                return
+            if moment == "discard":
+                await lay_away_first(table)
+            elif moment == "play":
+                await table.press(*_position_of_lowest(table), "enter")
+            else:
+                await table.press("enter")
+        raise AssertionError("no claim was asked")  # pragma: no cover
+
+    run(first, setup=setup, seed=7, save_path=save)
+    assert json.loads(save.read_text())["moment"] == "peg"
+
+    async def second(table: Table) -> None:
+        said = await table.press("enter")
+        assert said[0] == "Resuming the unfinished game."
+        assert said[-1] == answers.prompt(table.session.view())
+        assert said[-1].startswith("Claim the points of your ")
+        assert table.session.moment == "peg"
+
+    run(second, save_path=save)
+
+
+def _position_of_lowest(table: Table) -> tuple[str, ...]:
+    view = table.session.view()
+    hand = sorted(view.hand)
+    return (str(hand.index(min(view.playable)) + 1),)
+
+
+def test_the_table_setup_offers_manual_pegging_and_keeps_it() -> None:
+    setup = TableSetup()
+    assert "manual_pegging" in setup.menu_settings()
+    assert (setup.label("manual_pegging"), setup.value_text("manual_pegging")) == (
+        "Call your own points in the play", "off")
+    on, note = setup.step("manual_pegging", 1)
+    assert on.manual_pegging and on.rules().manual_pegging and note == ""
+    assert TableSetup.from_json(on.to_json()) == on
+    old = on.to_json()
+    del old["manual_pegging"]  # a table kept before the setting existed
+    assert TableSetup.from_json(old) == TableSetup()
+    with pytest.raises(ValueError, match="wrong kind of value"):
+        TableSetup.from_json({**on.to_json(), "manual_pegging": "on"})

@@ -75,7 +75,7 @@ def test_the_first_words_are_the_main_menu_and_the_screen_shows_every_line() -> 
 def test_table_setup_changes_settings_and_keeps_the_table_playable() -> None:
     async def script(table: Table) -> None:
         await table.press("down", "enter")
-        assert table.said[-1] == "Table setup: Players: 2. 1 of 10."
+        assert table.said[-1] == "Table setup: Players: 2. 1 of 11."
         assert await table.answer("right") == "Players: 3."
         await table.press("right")
         assert table.session.setup.players == 4

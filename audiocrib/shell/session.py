@@ -134,6 +134,11 @@ _MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
         Binding(("enter",), "Play the card you are on.", "_play"),
         Binding(("space",), "Play the card you are on.", "_play"),
     ),
+    "peg": (
+        Binding((*DIGITS, "0"), "Type the points your card made.", "_type_digit"),
+        Binding(("backspace",), "Delete the last digit typed.", "_delete_digit"),
+        Binding(("enter",), "Claim the points you typed.", "_claim"),
+    ),
     "count": (
         Binding((*DIGITS, "0"), "Type your count.", "_type_digit"),
         Binding(("backspace",), "Delete the last digit typed.", "_delete_digit"),
@@ -361,7 +366,8 @@ class Session:
             return "over"
         waiting = self.game.waiting_for()
         if SEAT in waiting:
-            return {Phase.DISCARD: "discard", Phase.PLAY: "play", Phase.COUNT: "count"}[self.game.phase]
+            return {Phase.DISCARD: "discard", Phase.PLAY: "play", Phase.PEG_CLAIM: "peg",
+                    Phase.COUNT: "count"}[self.game.phase]
         return "waiting"
 
     def bindings(self) -> tuple[Binding, ...]:
@@ -1109,7 +1115,8 @@ class Session:
 
 _DRILL_WORDS = {"counting": "while you count", "discarding": "while you lay away", "answered": "after an answer"}
 _MOMENT_WORDS = {
-    "discard": "lay away", "play": "play a card", "count": "count your hand", "review": "go over a show",
+    "discard": "lay away", "play": "play a card", "peg": "claim your points in the play",
+    "count": "count your hand", "review": "go over a show",
     "waiting": "wait for the computer players", "over": "have finished a match",
 }
 
