@@ -123,6 +123,7 @@ __all__ = [
     "counted_first",
     "join_words",
     "match_phrase",
+    "play_aloud",
     "play_points",
     "points_phrase",
     "side_list",
@@ -195,6 +196,17 @@ def play_points(score: Score, count: int) -> str:
         if (kind is ScoreKind.FIFTEEN and count == 15) or (kind is ScoreKind.THIRTY_ONE and count == 31):
             return points_phrase(score.total)
     return f"{join_words([item_phrase(item) for item in counted_first(score)])}, {points_phrase(score.total)}"
+
+
+def play_aloud(score: Score) -> str:
+    """What a card made in the play, counted aloud as a hand is (fifteen or thirty-one first); "nothing" for none.
+
+    >>> from audiocrib.cards import parse_cards
+    >>> from audiocrib.scoring import score_play
+    >>> play_aloud(score_play(parse_cards("5H 5S 5D"))), play_aloud(score_play(parse_cards("5H 6S")))
+    ('fifteen two, and a pair royal is eight', 'nothing')
+    """
+    return count_aloud(Score(tuple(counted_first(score)))) if score.items else "nothing"
 
 
 def counted_first(score: Score) -> list[ScoreItem]:
@@ -501,7 +513,7 @@ class Narrator:
         """Manual pegging: what was said for a card, and what it made, as a manual count is told."""
         said = f"{self.seats.seat(event.seat, True)} said {number_words(event.claimed)}"
         total = event.score.total
-        aloud = count_aloud(Score(tuple(counted_first(event.score))))
+        aloud = play_aloud(event.score)
         if event.claimed == total:
             if not total:
                 return f"{said}, which is right: nothing."

@@ -22,12 +22,14 @@ from audiocrib.cues import cues_for
 from audiocrib.errors import IllegalActionError
 from audiocrib.events import GameWon, HandShown, LastCard, PlayClaimed, Played, PointsGiven
 from audiocrib.game import MAX_PLAY_SCORE, Game, Phase
-from audiocrib.narrator import Narrator, Verbosity
+from audiocrib.narrator import Narrator, Verbosity, play_aloud
+from audiocrib.practice import PlayDrill, PracticeRecord, judge_count, play_drill
 from audiocrib.rules import Rules
-from audiocrib.scoring import Score, score_play
+from audiocrib.scoring import Score, ScoreKind, score_play
 from audiocrib.shell.savedgame import SEAT
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.shell.typing import NOTHING_TYPED
+from audiocrib.words import number_words
 from tests.helpers import TABLES, plays, stacked, start_play
 from tests.invariants import check_game, check_view, peg_points
 from tests.shell_driver import Table, lay_away_first, run
@@ -486,3 +488,57 @@ def test_the_table_setup_offers_manual_pegging_and_keeps_it() -> None:
     assert TableSetup.from_json(old) == TableSetup()
     with pytest.raises(ValueError, match="wrong kind of value"):
         TableSetup.from_json({**on.to_json(), "manual_pegging": "on"})
+
+
+# ------------------------------------------------------------------ practice
+def test_play_drills_are_series_within_thirty_one_that_mostly_make_something() -> None:
+    rng = random.Random(8)
+    drills = [play_drill(rng) for _ in range(300)]
+    for drill in drills:
+        assert 2 <= len(drill.series) <= 6 and len(set(drill.series)) == len(drill.series)
+        assert drill.count == sum(card.value for card in drill.series) <= 31
+        assert drill.score == score_play(drill.series)
+    scoring = sum(1 for drill in drills if drill.score.total)
+    assert 150 <= scoring <= 270
+    kinds = {item.kind for drill in drills for item in drill.score.items}
+    assert kinds >= {ScoreKind.FIFTEEN, ScoreKind.THIRTY_ONE, ScoreKind.PAIR, ScoreKind.PAIR_ROYAL, ScoreKind.RUN}
+
+
+def test_a_play_drill_is_judged_like_a_count() -> None:
+    drill = PlayDrill(tuple(Card.parse(c) for c in ("5H", "5S", "5D")))
+    assert judge_count(drill, 8).right
+    short = judge_count(drill, 2)
+    assert not short.right and [item.kind for item in short.missed] == [ScoreKind.PAIR_ROYAL]
+    record = PracticeRecord()
+    record.add_count(short, 3.0)
+    assert record.missed == {"pairs royal": 1} and record.mistakes == [short]
+
+
+def test_a_play_drill_session_in_the_shell() -> None:
+    async def script(table: Table) -> None:
+        await table.press("down", "down", "enter")  # practice
+        assert await table.answer("left") == "Count drills: a card in the play."
+        said = await table.press("down", "down", "enter")  # start counting
+        drill = table.session.drills.drill
+        assert isinstance(drill, PlayDrill)
+        laid = ", then ".join(card.name for card in drill.series)
+        assert said[-1] == (f"Count this play: {laid}, for {number_words(drill.count)}. Type the points of the last "
+                            "card and press Enter.")
+        assert await table.answer("f") == "A card in the play is counted without the starter."
+        assert await table.answer("h") == f"The play: {laid}, for {number_words(drill.count)}."
+        total = drill.score.total
+        said = await table.press(*str(total), "enter")
+        assert said[-1].startswith(f"Right: {play_aloud(drill.score)}.")
+        await table.press("enter")
+        drill = table.session.drills.drill
+        assert isinstance(drill, PlayDrill)
+        said = await table.press(*str(drill.score.total + 2), "enter")
+        assert said[-1].startswith(f"You said {number_words(drill.score.total + 2)}. It is "
+                                   f"{number_words(drill.score.total)}: {play_aloud(drill.score)}. That is two too "
+                                   "many.")
+        said = await table.press("escape")
+        assert said[0].startswith("This session: two counts, one right (50 percent)")
+        said = await table.press("end", "up", "enter")  # go over the mistakes
+        assert said[-1].startswith("Mistake 1: play: ")
+
+    run(script, seed=4)
