@@ -62,7 +62,8 @@ class Go(Action):
 
 @dataclass(frozen=True, slots=True)
 class ClaimCount(Action):
-    """Manual counting: claim ``points`` for the hand or crib being counted."""
+    """Manual counting: claim ``points`` for the hand or crib being counted; with manual pegging, also the points
+    of the card this player has just laid in the play."""
 
     kind: ClassVar[str] = "claim"
     points: int

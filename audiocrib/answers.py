@@ -23,7 +23,18 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from audiocrib.cards import Card, spoken_list
-from audiocrib.events import CountRequested, Dealt, Event, HandShown, LastCard, MatchWon, Played, SaidGo, SeriesEnded
+from audiocrib.events import (
+    CountRequested,
+    Dealt,
+    Event,
+    HandShown,
+    LastCard,
+    MatchWon,
+    PlayClaimed,
+    Played,
+    SaidGo,
+    SeriesEnded,
+)
 from audiocrib.game import Phase
 from audiocrib.narrator import (
     SeatNames,
@@ -78,6 +89,17 @@ def _with_starter(cards: Collection[Card], starter_card: Card) -> str:
     return f"{card_names(sorted(cards))}, with the starter, the {starter_card.name}"
 
 
+def _in_play(view: PlayerView) -> bool:
+    """True in the play, a card's claim included (manual pegging): the table and the count stand."""
+    return view.phase in (Phase.PLAY, Phase.PEG_CLAIM)
+
+
+def _claimed_card(view: PlayerView) -> str:
+    """Manual pegging: the card whose points are being claimed, as "your six of hearts" or "Ann's six of hearts"."""
+    seat, card = view.series[-1]
+    return f"{_seats(view).possessive(seat)} {card.name}"
+
+
 def card_at(view: PlayerView, position: int) -> Card | None:
     """The card at 1-based ``position`` in the sorted hand (what `hand` reads out), or None if there is none.
 
@@ -98,7 +120,7 @@ def count(view: PlayerView) -> str:
     A hand still being counted is read without its total: the counter must find it.
     """
     s = _seats(view)
-    if view.phase is Phase.PLAY:
+    if _in_play(view):
         if view.count == 0 and not view.series:
             return "The count is zero; no cards on the table."
         return f"The count is {number_words(view.count)}."
@@ -146,7 +168,7 @@ def starter(view: PlayerView) -> str:
 def table(view: PlayerView) -> str:
     """Key v: the cards of this series in the order laid, whose each is, the count, and who has said go."""
     s = _seats(view)
-    if view.phase is not Phase.PLAY:
+    if not _in_play(view):
         return "Cards are on the table only in the play."
     if not view.series:
         text = "There are no cards on the table; the count is zero."
@@ -224,6 +246,10 @@ def turn(view: PlayerView) -> str:
         if view.turn is not None:
             return f"{s.possessive(view.turn, True)} turn."
         return "Nobody is to play."
+    if view.claiming is not None:
+        if view.claiming == view.seat:
+            return f"Your turn to claim the points of {_claimed_card(view)}."
+        return f"Waiting for {s.seat(view.claiming)} to claim the points of {_claimed_card(view)}."
     if view.phase is Phase.COUNT and view.counting is not None:
         seat, crib = view.counting
         if seat == view.seat:
@@ -243,7 +269,7 @@ def hand(view: PlayerView, marked: Collection[Card] = ()) -> str:
     >>> hand(view, marked=sorted(view.hand)[:1]).split("; ")[0].endswith(", marked")
     True
     """
-    if view.phase in (Phase.DISCARD, Phase.PLAY):
+    if view.phase is Phase.DISCARD or _in_play(view):
         numbered = "; ".join(
             f"{position}, {card.name}" + (", marked" if card in marked else "")
             for position, card in enumerate(sorted(view.hand), 1)
@@ -252,7 +278,7 @@ def hand(view: PlayerView, marked: Collection[Card] = ()) -> str:
         if view.phase is Phase.DISCARD and view.discards:
             text += f" You laid away {spoken_list(view.discards)}."
         played = view.played[view.seat]
-        if view.phase is Phase.PLAY and played:
+        if _in_play(view) and played:
             text += f" You have played {spoken_list(played)}."
         return text
     kept = view.kept or view.hand
@@ -294,6 +320,8 @@ def last_play(view: PlayerView) -> str:
         if isinstance(event, Played):
             running = event.count
             latest = (event, running)
+        elif isinstance(event, PlayClaimed):
+            latest = (event, running)
         elif isinstance(event, SaidGo | LastCard):
             latest = (event, running)
         elif isinstance(event, SeriesEnded):
@@ -306,14 +334,19 @@ def last_play(view: PlayerView) -> str:
     if isinstance(event, LastCard):
         who = s.seat(event.seat)
         return f"Nobody could play at {number_words(event.count)}, so {who} pegged one for the last card."
-    assert isinstance(event, Played)
+    assert isinstance(event, Played | PlayClaimed)
     text = f"{s.seat(event.seat, True)} played the {event.card.name} for {number_words(event.count)}"
+    if isinstance(event, Played) and event.to_claim:
+        return f"{text}; {s.possessive(event.seat)} claim of its points is awaited."
     items = [_item_explained(item) for item in counted_first(event.score)]
+    said = ""
+    if isinstance(event, PlayClaimed) and event.claimed != event.score.total:
+        said = f" {s.seat(event.seat, True)} said {number_words(event.claimed)}."
     if not items:
-        return text + "."
+        return text + "." + said
     if len(items) == 1:
-        return f"{text}: {items[0]}."
-    return f"{text}: {join_words(items)}; {points_phrase(event.score.total)} in all."
+        return f"{text}: {items[0]}.{said}"
+    return f"{text}: {join_words(items)}; {points_phrase(event.score.total)} in all.{said}"
 
 
 def prompt(view: PlayerView, marked: Collection[Card] = ()) -> str:
@@ -344,6 +377,11 @@ def prompt(view: PlayerView, marked: Collection[Card] = ()) -> str:
             return f"{again}Your turn: play a card; the count is {number_words(view.count)}."
         if view.turn is not None:
             return f"Waiting for {s.seat(view.turn)}."
+    if view.claiming is not None:
+        if view.claiming == view.seat:
+            return (f"Claim the points of {_claimed_card(view)} for {number_words(view.count)}: type them, "
+                    "then Enter.")
+        return f"Waiting for {s.seat(view.claiming)} to claim their points."
     if view.phase is Phase.COUNT and view.counting is not None:
         seat, crib = view.counting
         if seat == view.seat:

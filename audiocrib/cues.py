@@ -26,6 +26,7 @@ from audiocrib.events import (
     LastCard,
     MatchWon,
     MugginsCalled,
+    PlayClaimed,
     Played,
     PlayEnded,
     PointsGiven,
@@ -35,7 +36,7 @@ from audiocrib.events import (
     ThreeForLast,
 )
 from audiocrib.rules import Rules
-from audiocrib.scoring import ScoreKind
+from audiocrib.scoring import Score, ScoreKind
 
 __all__ = ["CUES", "QUIET_EVENTS", "cues_for"]
 
@@ -72,15 +73,11 @@ def cues_for(event: Event, seat: int, rules: Rules | None = None) -> tuple[str, 
     """The cues for ``event`` heard by ``seat`` (whose side ``rules`` tells; alone without it), in order; empty
     for a quiet event."""
     if isinstance(event, Played):
-        cues = ["card"]
-        kinds = {item.kind for item in event.score.items}
-        for kind, cue in ((ScoreKind.FIFTEEN, "fifteen"), (ScoreKind.THIRTY_ONE, "thirty-one"),
-                          (ScoreKind.RUN, "run")):
-            if kind in kinds:
-                cues.append(cue)
-        if kinds & {ScoreKind.PAIR, ScoreKind.PAIR_ROYAL, ScoreKind.DOUBLE_PAIR_ROYAL}:
-            cues.append("pair")
-        return tuple(cues)
+        if event.to_claim:  # manual pegging: what the card made is heard with the claim
+            return ("card", "count") if event.seat == seat else ("card",)
+        return ("card", *_play_cues(event.score))
+    if isinstance(event, PlayClaimed):
+        return _play_cues(event.score)
     if isinstance(event, Dealt):
         return ("deal",)
     if isinstance(event, StarterCut):
@@ -106,3 +103,15 @@ def cues_for(event: Event, seat: int, rules: Rules | None = None) -> tuple[str, 
     if isinstance(event, QUIET_EVENTS):
         return ()
     raise ValueError(f"No cue is chosen for the event {event.kind!r}.")
+
+
+def _play_cues(score: Score) -> tuple[str, ...]:
+    """The cues for what a card made in the play: fifteen, thirty-one, a run, a pair."""
+    cues = []
+    kinds = {item.kind for item in score.items}
+    for kind, cue in ((ScoreKind.FIFTEEN, "fifteen"), (ScoreKind.THIRTY_ONE, "thirty-one"), (ScoreKind.RUN, "run")):
+        if kind in kinds:
+            cues.append(cue)
+    if kinds & {ScoreKind.PAIR, ScoreKind.PAIR_ROYAL, ScoreKind.DOUBLE_PAIR_ROYAL}:
+        cues.append("pair")
+    return tuple(cues)

@@ -37,6 +37,7 @@ __all__ = [
     "LastCard",
     "MatchWon",
     "MugginsCalled",
+    "PlayClaimed",
     "PlayEnded",
     "Played",
     "PointsGiven",
@@ -162,12 +163,17 @@ class HisHeels(_Scoring):
 
 @dataclass(frozen=True, slots=True)
 class Played(_Scoring):
-    """``seat`` laid ``card`` in the play, making the count ``count``; ``score`` is what the card scored."""
+    """``seat`` laid ``card`` in the play, making the count ``count``; ``score`` is what the card scored.
+
+    With manual pegging, ``to_claim`` is True when ``seat`` must call the card's points: ``score`` is then empty
+    and nothing is pegged until `PlayClaimed` brings the claim and the true score.
+    """
 
     kind: ClassVar[str] = "played"
     card: Card
     count: int
     score: Score
+    to_claim: bool = False
 
     @property
     def points(self) -> int:
@@ -243,8 +249,26 @@ class HandShown(_Scoring):
 
 
 @dataclass(frozen=True, slots=True)
+class PlayClaimed(_Scoring):
+    """Manual pegging: ``seat`` called ``claimed`` for the ``card`` they laid (making ``count``); ``score`` is what
+    it truly made and ``pegged`` what ``seat`` pegs (the claim when short or right, the truth when over). What was
+    missed, or over-claimed with the penalty on, follows as `PointsGiven`, as after a manual count."""
+
+    kind: ClassVar[str] = "play claimed"
+    card: Card
+    count: int
+    score: Score
+    claimed: int
+    pegged: int
+
+    @property
+    def points(self) -> int:
+        return self.pegged
+
+
+@dataclass(frozen=True, slots=True)
 class PointsGiven(_Scoring):
-    """Manual counting: ``offender`` missed, over-counted or ran out of time; ``seat`` pegs ``given``.
+    """Manual counting or pegging: ``offender`` missed, over-counted or ran out of time; ``seat`` pegs ``given``.
 
     ``reason`` is ``"missed"``, ``"over-counted"``, ``"timer"``, or ``"wrong muggins"`` (``offender`` called
     muggins when nobody had missed anything, at a table where that costs points).
@@ -302,6 +326,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         CutForDeal, GameStarted, ThreeForLast, Dealt, Discarded, StarterCut, HisHeels, Played, SaidGo,
         LastCard, SeriesEnded, PlayEnded, CountRequested, HandShown, PointsGiven, MugginsCalled, GameWon, MatchWon,
+        PlayClaimed,
     )
 }
 """Every event class by its ``kind``."""

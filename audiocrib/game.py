@@ -43,6 +43,7 @@ from audiocrib.events import (
     LastCard,
     MatchWon,
     MugginsCalled,
+    PlayClaimed,
     Played,
     PlayEnded,
     PointsGiven,
@@ -54,17 +55,23 @@ from audiocrib.events import (
     event_to_json,
 )
 from audiocrib.rules import Rules
-from audiocrib.scoring import MAX_SCORE, score_hand, score_play
+from audiocrib.scoring import MAX_SCORE, Score, score_hand, score_play
 from audiocrib.views import PlayerView, make_view
 from audiocrib.words import number_words
 
-__all__ = ["SAVE_VERSION", "Game", "Phase"]
+__all__ = ["MAX_PLAY_SCORE", "SAVE_VERSION", "Game", "Phase"]
 
 SAVE_VERSION = 1
 
+MAX_PLAY_SCORE = 14
+"""The most one card can make in the play: a double pair royal that makes fifteen or thirty-one (6 5 A A A A,
+or 5 K 4 4 4 4). A pair and a run cannot both end on one card, and the longest run that fits, ace to seven with a
+three before it, makes nine with thirty-one."""
+
 
 class Phase(StrEnum):
-    """Where the game is. It rests only in DISCARD, PLAY, COUNT and MATCH_OVER; the others pass by themselves."""
+    """Where the game is. It rests only in DISCARD, PLAY, PEG_CLAIM, COUNT and MATCH_OVER; the others pass by
+    themselves."""
 
     CUT_FOR_DEAL = "cut for deal"
     THREE_FOR_LAST = "three for last"
@@ -75,6 +82,8 @@ class Phase(StrEnum):
     HIS_HEELS = "his heels"
     PLAY = "play"
     """The play (pegging): the player whose turn it is lays a card."""
+    PEG_CLAIM = "peg claim"
+    """Manual pegging: the player who has just laid a card must claim what it made (`ClaimCount`)."""
     PLAY_ENDED = "play ended"
     SHOW = "show"
     COUNT = "count"
@@ -88,8 +97,9 @@ class Game:
     """A match of cribbage: rules, seats, a seed for the shuffles, and the log of what has happened.
 
     ``names`` are the seats' names in clockwise order (default "Player 1", ...). ``manual_seats`` are the people
-    at the table: they count their own hands when ``rules.manual_counting`` is on, and at a table that plays
-    muggins (``rules.muggins``) every other seat, a computer player, counts its own hands aloud. With ``auto_go``
+    at the table: they count their own hands when ``rules.manual_counting`` is on, they claim the points of their
+    cards in the play when ``rules.manual_pegging`` is on, and at a table that plays muggins (``rules.muggins``)
+    every other seat, a computer player, counts its own hands aloud. With ``auto_go``
     (the default) the game says go for a player who cannot play; without it that player must send `Go`.
     Same rules, seed and actions give the same game.
     """
@@ -112,7 +122,7 @@ class Game:
         if len(self.names) != n:
             raise RulesError(f"This table needs {n} names, not {len(self.names)}.")
         self.seed: int = seed if seed is not None else secrets.randbits(63)
-        counting = self.rules.manual_counting or self.rules.muggins
+        counting = self.rules.manual_counting or self.rules.muggins or self.rules.manual_pegging
         self.manual_seats = frozenset(manual_seats) if counting else frozenset()
         if any(not 0 <= s < n for s in self.manual_seats):
             raise RulesError("A manual counter must be one of the table's seats.")
@@ -153,6 +163,8 @@ class Game:
         self._turn: int | None = None
         self._last_player: int | None = None
         self._last_card_scored = False
+        self._claimant: int | None = None
+        """Manual pegging: the seat that must claim the points of the card it has just laid."""
         self._show: list[tuple[int, bool]] = []
         self._winner: int | None = None
         self._muggins_open = False
@@ -227,6 +239,11 @@ class Game:
             return self._show[0]
         return None
 
+    @property
+    def claiming(self) -> int | None:
+        """Manual pegging: the seat that must claim the points of the card it has just laid, else None."""
+        return self._claimant if self._phase is Phase.PEG_CLAIM else None
+
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds now (all seats' hands are visible here; players get `view` instead)."""
         return tuple(self._hands[seat])
@@ -239,6 +256,8 @@ class Game:
             return frozenset({self._turn})
         if self._phase is Phase.COUNT:
             return frozenset({self._show[0][0]})
+        if self._phase is Phase.PEG_CLAIM and self._claimant is not None:
+            return frozenset({self._claimant})
         return frozenset()
 
     def playable(self, seat: int) -> tuple[Card, ...]:
@@ -329,6 +348,8 @@ class Game:
                 if side in self._called_wrong:
                     raise IllegalActionError("You called muggins already, and every count was right; nothing has "
                                              "been counted since.")
+        elif isinstance(action, ClaimCount | CountTimeout) and self.claiming == seat:
+            self._verify_peg_claim(action)
         elif isinstance(action, ClaimCount | CountTimeout):
             if self._phase is not Phase.COUNT or self._show[0][0] != seat:
                 raise IllegalActionError("Nobody is waiting for you to count a hand.")
@@ -342,6 +363,15 @@ class Game:
                                              f"to {number_words(top)}.")
         else:
             raise IllegalActionError("That is not something a player can do.")
+
+    def _verify_peg_claim(self, action: ClaimCount | CountTimeout) -> None:
+        if isinstance(action, CountTimeout):
+            raise IllegalActionError("The counting timer is for the show; the points of a card in the play are not "
+                                     "timed.")
+        points = action.points
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_PLAY_SCORE:
+            raise IllegalActionError(f"A card in the play makes from zero to {number_words(MAX_PLAY_SCORE)} "
+                                     "points.")
 
     def _verify_discard(self, action: Discard) -> None:
         seat = action.seat
@@ -370,6 +400,10 @@ class Game:
             if self._discards[seat] is None:
                 raise IllegalActionError("Lay your cards away to the crib first.")
             raise IllegalActionError("Wait for the others to lay their cards away.")
+        if self._phase is Phase.PEG_CLAIM and self._claimant is not None:
+            if self._claimant == seat:
+                raise IllegalActionError("First claim the points your card made: type them and press Enter.")
+            raise IllegalActionError(f"Wait for {self.names[self._claimant]} to claim the points of their card.")
         if self._phase is not Phase.PLAY:
             raise IllegalActionError(f"You cannot {doing} now: the play is over.")
         if self._turn != seat:
@@ -404,10 +438,15 @@ class Game:
         if isinstance(action, Discard):
             yield Discarded(seat, len(action.cards), tuple(action.cards))
         elif isinstance(action, Play):
-            series = [c for _, c in self._series] + [action.card]
-            yield Played(seat, action.card, self._count + action.card.value, score_play(series))
+            count = self._count + action.card.value
+            if self._pegs_by_hand(seat):  # the points wait for the player's claim
+                yield Played(seat, action.card, count, Score(), True)
+            else:
+                yield Played(seat, action.card, count, score_play([c for _, c in self._series] + [action.card]))
         elif isinstance(action, Go):
             yield SaidGo(seat)
+        elif isinstance(action, ClaimCount) and self._phase is Phase.PEG_CLAIM:
+            yield from self._settle_peg(action)
         elif isinstance(action, ClaimCount | CountTimeout):
             yield from self._settle(action)
         elif isinstance(action, CallMuggins):
@@ -421,6 +460,10 @@ class Game:
         """A person counting their own hands: their mistakes are settled at once."""
         return self.rules.manual_counting and seat in self.manual_seats
 
+    def _pegs_by_hand(self, seat: int) -> bool:
+        """A person calling the points of their own cards in the play."""
+        return self.rules.manual_pegging and seat in self.manual_seats
+
     def _missed_by_opponents(self, seat: int) -> list[tuple[int, bool, int]]:
         side = self.rules.side_of(seat)
         return [m for m in self._missed if self.rules.side_of(m[0]) != side]
@@ -431,22 +474,39 @@ class Game:
         assert self._starter is not None
         score = score_hand(cards, self._starter, crib)
         true = score.total
-        receiver = self.rules.opponent_of(seat)
         if isinstance(action, CountTimeout):
-            given = true // 2
-            yield HandShown(seat, crib, cards, self._starter, score, true - given, None, True)
-            if given:
-                yield PointsGiven(receiver, seat, given, "timer")
+            half = true // 2
+            yield HandShown(seat, crib, cards, self._starter, score, true - half, None, True)
+            if half:
+                yield PointsGiven(self.rules.opponent_of(seat), seat, half, "timer")
             return
         claimed = action.points
-        if claimed <= true:
-            yield HandShown(seat, crib, cards, self._starter, score, claimed, claimed)
-            if claimed < true and self._counts_by_hand(seat):  # a computer's short count waits for muggins
-                yield PointsGiven(receiver, seat, true - claimed, "missed")
-        else:
-            yield HandShown(seat, crib, cards, self._starter, score, true, claimed)
-            if self.rules.overcount_penalty:
-                yield PointsGiven(receiver, seat, claimed - true, "over-counted")
+        # A computer's short count waits for muggins; a person's is settled at once.
+        pegged, given = self._settlement(seat, true, claimed, give_missed=self._counts_by_hand(seat))
+        yield HandShown(seat, crib, cards, self._starter, score, pegged, claimed)
+        if given is not None:
+            yield given
+
+    def _settle_peg(self, action: ClaimCount) -> Iterator[Event]:
+        seat, card = self._series[-1]
+        score = score_play([c for _, c in self._series])
+        pegged, given = self._settlement(seat, score.total, action.points)
+        yield PlayClaimed(seat, card, self._count, score, action.points, pegged)
+        if given is not None:
+            yield given
+
+    def _settlement(self, seat: int, true: int, claimed: int, give_missed: bool = True
+                    ) -> tuple[int, PointsGiven | None]:
+        """The one rule for a claim, in the show or the play: what ``seat`` pegs for claiming ``claimed`` when
+        the truth is ``true``, and what goes to the opponents. Short: the claim is pegged and the points missed
+        are given away (with ``give_missed``). Over: the truth is pegged and, with the over-count penalty, the
+        excess is given away."""
+        receiver = self.rules.opponent_of(seat)
+        if claimed < true:
+            return claimed, PointsGiven(receiver, seat, true - claimed, "missed") if give_missed else None
+        if claimed > true and self.rules.overcount_penalty:
+            return true, PointsGiven(receiver, seat, claimed - true, "over-counted")
+        return true, None
 
     # ----------------------------------------------------------------- the automatic steps
     def _advance(self) -> None:
@@ -628,6 +688,12 @@ class Game:
             self._count = event.count
             self._last_player = event.seat
             self._turn = None if event.count == 31 else self._next_turn(event.seat)
+            if event.to_claim:
+                self._claimant = event.seat
+                self._phase = Phase.PEG_CLAIM
+        elif isinstance(event, PlayClaimed):
+            self._claimant = None
+            self._phase = Phase.PLAY
         elif isinstance(event, SaidGo):
             self._out.add(event.seat)
             self._turn = self._next_turn(event.seat)
@@ -664,6 +730,7 @@ class Game:
         elif isinstance(event, PointsGiven) and event.reason == "wrong muggins":
             self._called_wrong.add(self.rules.side_of(event.offender))
         elif isinstance(event, GameWon):
+            self._claimant = None
             self._muggins_open = False
             self._missed = []
             self._taken = []
@@ -810,8 +877,8 @@ class Game:
             tuple(self._match), tuple(map(tuple, self._hands)), tuple(self._kept), tuple(self._discards),
             tuple(self._crib), tuple(self._stock), self._starter, self._count, tuple(self._series),
             tuple(map(tuple, self._played)), frozenset(self._out), self._turn, self._last_player,
-            self._last_card_scored, tuple(self._show), self._winner, self._muggins_open, tuple(self._missed),
-            tuple(self._taken), frozenset(self._called_wrong), tuple(self._log),
+            self._last_card_scored, self._claimant, tuple(self._show), self._winner, self._muggins_open,
+            tuple(self._missed), tuple(self._taken), frozenset(self._called_wrong), tuple(self._log),
         )
 
 
@@ -881,6 +948,8 @@ def _moves(events: Iterable[Event], auto_go: bool) -> Iterator[Action]:
         elif isinstance(event, HandShown) and event.timed_out:
             yield CountTimeout(event.seat)
         elif isinstance(event, HandShown) and event.claimed is not None:
+            yield ClaimCount(event.seat, event.claimed)
+        elif isinstance(event, PlayClaimed):
             yield ClaimCount(event.seat, event.claimed)
         elif isinstance(event, MugginsCalled) and not (isinstance(previous, MugginsCalled)
                                                        and previous.seat == event.seat):

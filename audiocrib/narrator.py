@@ -38,6 +38,14 @@ NORMAL cut down as noted):
   points ("You play the six of hearts for twenty-eight: a run of three, three points."); when the only item is
   fifteen at fifteen, or thirty-one at thirty-one, the count already says it: "Bob plays the eight of clubs for
   fifteen: two points." BRIEF: "Bob: seven of clubs, twenty-two." and "Bob: eight of clubs, fifteen for two."
+- A card played with manual pegging, by a player who calls their own points: no points yet. To that player, what
+  to do ("You play the six of hearts for twenty-one; type its points and press Enter."; BRIEF "You: six of
+  hearts, twenty-one. Your points?"); to everyone else the card and the count ("Ann plays the six of hearts for
+  twenty-one.").
+- The points of a card claimed (manual pegging), in the voice of a manual count: "You said four, which is right:
+  fifteen two, and a pair is four.", or what was said and then what the card made ("You said two. The card made
+  four: fifteen two, and a pair is four."; BRIEF without the items); what was missed or over-claimed follows as
+  points given ("You missed two; Bob pegs them.").
 - Go: "Bob says go." / "You say go." BRIEF: "Bob: go."
 - Last card: "Bob pegs one for the go." while the play goes on in a new series, "Bob pegs one for last." for the
   last card of the play. BRIEF: "Bob: one for the go." and "Bob: one for last."
@@ -96,6 +104,7 @@ from audiocrib.events import (
     LastCard,
     MatchWon,
     MugginsCalled,
+    PlayClaimed,
     Played,
     PlayEnded,
     PointsGiven,
@@ -117,6 +126,7 @@ __all__ = [
     "counted_first",
     "join_words",
     "match_phrase",
+    "play_aloud",
     "play_points",
     "points_phrase",
     "side_list",
@@ -189,6 +199,17 @@ def play_points(score: Score, count: int) -> str:
         if (kind is ScoreKind.FIFTEEN and count == 15) or (kind is ScoreKind.THIRTY_ONE and count == 31):
             return points_phrase(score.total)
     return f"{join_words([item_phrase(item) for item in counted_first(score)])}, {points_phrase(score.total)}"
+
+
+def play_aloud(score: Score) -> str:
+    """What a card made in the play, counted aloud as a hand is (fifteen or thirty-one first); "nothing" for none.
+
+    >>> from audiocrib.cards import parse_cards
+    >>> from audiocrib.scoring import score_play
+    >>> play_aloud(score_play(parse_cards("5H 5S 5D"))), play_aloud(score_play(parse_cards("5H 6S")))
+    ('fifteen two, and a pair royal is eight', 'nothing')
+    """
+    return count_aloud(Score(tuple(counted_first(score)))) if score.items else "nothing"
 
 
 def counted_first(score: Score) -> list[ScoreItem]:
@@ -380,6 +401,10 @@ class Narrator:
             return [f"{s.does(event.cutter, 'cut', True)}; the starter is the {event.card.name}."]
         if isinstance(event, HisHeels):
             return [f"{s.does(event.seat, 'peg', True)} two for his heels."]
+        if isinstance(event, Played) and event.to_claim:
+            return [self._played_to_claim(event)]
+        if isinstance(event, PlayClaimed):
+            return [self._play_claimed(event)]
         if isinstance(event, Played):
             return [self._played(event)]
         if isinstance(event, SaidGo):
@@ -478,6 +503,30 @@ class Narrator:
         return f"{s.does(event.seat, 'play', True)} the {event.card.name} for {count}" + (
             f": {scored}." if scored else "."
         )
+
+    def _played_to_claim(self, event: Played) -> str:
+        """Manual pegging: a card whose points its player is to claim (the points are not said yet)."""
+        s = self.seats
+        count = number_words(event.count)
+        if self._brief:
+            ask = " Your points?" if event.seat == self.seat else ""
+            return f"{s.seat(event.seat, True)}: {event.card.name}, {count}.{ask}"
+        text = f"{s.does(event.seat, 'play', True)} the {event.card.name} for {count}"
+        return text + ("; type its points and press Enter." if event.seat == self.seat else ".")
+
+    def _play_claimed(self, event: PlayClaimed) -> str:
+        """Manual pegging: what was said for a card, and what it made, as a manual count is told."""
+        said = f"{self.seats.seat(event.seat, True)} said {number_words(event.claimed)}"
+        total = event.score.total
+        aloud = play_aloud(event.score)
+        if event.claimed == total:
+            if not total:
+                return f"{said}, which is right: nothing."
+            return f"{said}, which is right." if self._brief else f"{said}, which is right: {aloud}."
+        if not total:
+            return f"{said}. The card made nothing."
+        made = f"The card made {number_words(total)}"
+        return f"{said}. {made}." if self._brief else f"{said}. {made}: {aloud}."
 
     def _count_requested(self, event: CountRequested) -> str:
         what = "crib" if event.crib else "hand"

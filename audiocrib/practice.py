@@ -1,9 +1,11 @@
-"""Practice: counting drills and discard drills, with the figures a player wants to see improve.
+"""Practice: counting drills (hands, cribs, and cards in the play) and discard drills, with the figures a player
+wants to see improve.
 
 Pure: the drills come from a seeded `random.Random`, the answers are judged here, and `PracticeRecord` keeps the
 figures (and turns them into JSON to be kept between sessions by the shell).
 
-A count drill is a hand (3, 4 or 5 cards) or crib and a starter; the player says a total. When it is short, the
+A count drill is a hand (3, 4 or 5 cards) or crib and a starter; the player says a total. A play drill, for manual
+pegging, is the cards of a series in the play: the player says what the last card made. When it is short, the
 points missed are put down to the scoring items that make up the difference, the easiest to overlook first
 (nobs, a flush, fifteens of three or more cards, runs, then the rest), so the record can say which combinations
 a player most often misses.
@@ -30,10 +32,10 @@ from typing import Any
 from audiocrib.cards import DECK, Card
 from audiocrib.crib import crib_value
 from audiocrib.discards import DiscardOption, analyse
-from audiocrib.scoring import Score, ScoreItem, ScoreKind, score_hand
+from audiocrib.scoring import Score, ScoreItem, ScoreKind, score_hand, score_play
 
-__all__ = ["CountDrill", "CountResult", "DiscardDrill", "DiscardResult", "PracticeRecord", "count_drill",
-           "discard_drill", "judge_count", "judge_discard", "missed_items"]
+__all__ = ["CountDrill", "CountResult", "DiscardDrill", "DiscardResult", "PlayDrill", "PracticeRecord", "count_drill",
+           "discard_drill", "judge_count", "judge_discard", "missed_items", "play_drill"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +53,27 @@ class CountDrill:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayDrill:
+    """The cards of a series in the play, in the order laid: what did the last one make?"""
+
+    series: tuple[Card, ...]
+
+    @property
+    def score(self) -> Score:
+        """What the last card truly made."""
+        return score_play(self.series)
+
+    @property
+    def count(self) -> int:
+        """The count after the last card."""
+        return sum(card.value for card in self.series)
+
+
+@dataclass(frozen=True, slots=True)
 class CountResult:
     """The judgement of one count: what was said (None: the time ran out), the truth, and what was missed."""
 
-    drill: CountDrill
+    drill: CountDrill | PlayDrill
     claimed: int | None
     missed: tuple[ScoreItem, ...]
     """The items the shortfall is put down to (empty when right, over or unexplained)."""
@@ -71,6 +90,33 @@ def count_drill(rng: random.Random, cards: int = 4, crib: bool = False) -> Count
         raise ValueError("A count drill is a hand of three, four or five cards.")
     dealt = rng.sample(DECK, cards + 1)
     return CountDrill(tuple(sorted(dealt[:cards])), dealt[cards], crib)
+
+
+def play_drill(rng: random.Random) -> PlayDrill:
+    """A random series of two to six cards that stays within thirty-one; the last card makes something about
+    two times in three (most cards in a real play make nothing, which would teach little).
+
+    >>> drill = play_drill(random.Random(2))
+    >>> 2 <= len(drill.series) <= 6 and drill.count <= 31
+    True
+    """
+    while True:
+        deck = rng.sample(DECK, len(DECK))
+        series: list[Card] = []
+        for card in deck:
+            if sum(c.value for c in series) + card.value <= 31:
+                series.append(card)
+            if len(series) == 6:
+                break
+        length = rng.randint(2, len(series))
+        head = series[: length - 1]
+        count = sum(c.value for c in head)
+        fits = [c for c in deck if c not in head and count + c.value <= 31]
+        scoring = [c for c in fits if score_play([*head, c]).total]
+        if not fits:
+            continue
+        last = rng.choice(scoring if scoring and rng.random() < 2 / 3 else fits)
+        return PlayDrill((*head, last))
 
 
 _OVERLOOKED_FIRST = {ScoreKind.NOBS: 0, ScoreKind.FLUSH: 1, ScoreKind.FIFTEEN: 2, ScoreKind.RUN: 4,
@@ -102,7 +148,7 @@ def missed_items(score: Score, shortfall: int) -> tuple[ScoreItem, ...]:
     return ()
 
 
-def judge_count(drill: CountDrill, claimed: int | None) -> CountResult:
+def judge_count(drill: CountDrill | PlayDrill, claimed: int | None) -> CountResult:
     """Judge a claim (None when the time ran out)."""
     true = drill.score.total
     short = true - claimed if claimed is not None else 0

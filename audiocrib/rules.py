@@ -1,4 +1,5 @@
-"""The table's rules as one validated value: variant, players, teams, target, skunks, match, manual counting.
+"""The table's rules as one validated value: variant, players, teams, target, skunks, match, manual counting and
+pegging.
 
 >>> Rules().describe()
 'six-card cribbage, 2 players, to 121'
@@ -87,7 +88,8 @@ class Rules:
     teams of three (six players). Partners never sit side by side: seat ``s`` plays for side ``s % sides``.
     ``target`` 0 (the default) means the variant's usual target (61, 121 or 181). ``match_games`` is how many
     game points win the match (a skunk is worth 2, a double skunk 4); 1 is a single game. ``count_timer`` is
-    seconds (15 to 90) for a manual count, or None for no timer.
+    seconds (15 to 90) for a manual count, or None for no timer. ``overcount_penalty`` applies to manual counts and
+    to manual pegging alike. A save written before a setting existed loads with its default.
     """
 
     players: int = 2
@@ -105,6 +107,10 @@ class Rules:
     missed. (Manual counters' under-counts still go to the opponents at once.)"""
     wrong_muggins: int = 0
     """Points a wrong call of muggins gives to the caller's next opponent; 0, the default, makes it free."""
+    manual_pegging: bool = False
+    """The people at the table call the points of each card they lay in the play (`ClaimCount` after their
+    `Play`); what they miss goes to the opponents, and an over-claim's excess too with ``overcount_penalty``, as in
+    a manual count. Go and the last card stay automatic, and so do the computer players."""
 
     def __post_init__(self) -> None:
         try:
@@ -113,7 +119,7 @@ class Rules:
             raise RulesError(
                 f"{self.variant} is not a form of cribbage; choose five-card, six-card or seven-card."
             ) from None
-        for name in ("skunks", "manual_counting", "overcount_penalty", "muggins"):
+        for name in ("skunks", "manual_counting", "overcount_penalty", "muggins", "manual_pegging"):
             if type(getattr(self, name)) is not bool:
                 raise RulesError(f"The setting {name.replace('_', ' ')} must be true or false.")
         for name in ("players", "team_size", "target", "match_games", "wrong_muggins"):

@@ -59,6 +59,8 @@ class PlayerView:
     """The cards this seat may lay now (empty unless it is their turn)."""
     counting: tuple[int, bool] | None
     """``(seat, crib)`` while a manual count is awaited."""
+    claiming: int | None
+    """Manual pegging: the seat that must claim the points of the card it has just laid, else None."""
     crib: tuple[Card, ...] | None
     """The crib, once it is being counted or has been shown this deal; else None."""
     events: tuple[Event, ...]
@@ -121,6 +123,7 @@ def make_view(game: Game, seat: int, events: tuple[Event, ...]) -> PlayerView:
         turn=game.turn,
         playable=game.playable(seat),
         counting=game.counting,
+        claiming=game.claiming,
         crib=crib,
         events=events,
     )

@@ -35,6 +35,7 @@ from audiocrib.events import (
     LastCard,
     MatchWon,
     MugginsCalled,
+    PlayClaimed,
     Played,
     PlayEnded,
     PointsGiven,
@@ -43,7 +44,7 @@ from audiocrib.events import (
     StarterCut,
     ThreeForLast,
 )
-from audiocrib.game import Game
+from audiocrib.game import MAX_PLAY_SCORE, Game
 from audiocrib.rules import Rules, Variant
 from audiocrib.scoring import MAX_SCORE, Score, score_hand, score_play
 
@@ -239,6 +240,8 @@ class _Walk:
         self.show: list[tuple[int, bool]] = []
         self.requested = False
         self.pending_given: PointsGiven | None = None
+        self.claim_due: Played | None = None
+        """Manual pegging: a person's card whose points must be claimed by the very next event."""
         self.muggins_open = False
         self.missed: list[tuple[int, bool, int]] = []
         self.muggins_caller: int | None = None
@@ -274,6 +277,22 @@ class _Walk:
                 return seat
         return None
 
+    def pegs_by_hand(self, seat: int) -> bool:
+        """True if ``seat`` claims the points of its own cards in the play: a person, with manual pegging."""
+        return self.rules.manual_pegging and seat in self.manual
+
+    def settle(self, seat: int, true: int, claimed: int) -> tuple[int, PointsGiven | None]:
+        """What a person's claim for a card in the play pegs and gives away, as for a manual count in rules.md:
+        short pegs the claim and gives the rest; over pegs the truth and gives the excess with the over-count
+        penalty on; what is given goes to the first seat clockwise on another side."""
+        receiver = self.opponent(seat)
+        if claimed < true:
+            return claimed, PointsGiven(receiver, seat, true - claimed, "missed")
+        if claimed > true:
+            return true, PointsGiven(receiver, seat, claimed - true, "over-counted") if (
+                self.rules.overcount_penalty) else None
+        return true, None
+
     def counts_aloud(self, seat: int) -> bool:
         """True if ``seat`` is asked for its count: a person counting by hand, or a computer player at a muggins
         table (which counts aloud)."""
@@ -290,7 +309,7 @@ class _Walk:
             Played: self.played, SaidGo: self.said_go, LastCard: self.last_card, SeriesEnded: self.series_ended,
             PlayEnded: self.play_ended, CountRequested: self.count_requested, HandShown: self.hand_shown,
             PointsGiven: self.points_given, MugginsCalled: self.muggins_called, GameWon: self.game_won,
-            MatchWon: self.match_won,
+            MatchWon: self.match_won, PlayClaimed: self.play_claimed,
         }
         for index, event in enumerate(self.game.events):
             self.index, self.event = index, event
@@ -312,6 +331,8 @@ class _Walk:
                 self.muggins_caller = None
             if self.stage == "match over":
                 self.fail("an event after the match was won")
+            if self.claim_due is not None and not isinstance(event, PlayClaimed):
+                self.fail(f"seat {self.claim_due.seat}'s card was not claimed before the game went on")
             handler = handlers.get(type(event))
             if handler is None:
                 self.fail("an event of a kind the checker does not know")
@@ -496,14 +517,40 @@ class _Walk:
         if e.count != count or count > 31:
             self.fail(f"the count should be {count}, and never past 31")
         series = [*self.series, e.card]
-        if self.exact and e.score != score_play(series):
-            self.fail(f"the card pegs {score_play(series).total} by score_play on {' '.join(map(str, series))}")
-        if e.score.total != peg_points(series):
-            self.fail(f"the card pegs {peg_points(series)} by the rules on {' '.join(map(str, series))}")
+        if e.to_claim != self.pegs_by_hand(e.seat):
+            self.fail("a person's card waits for their claim with manual pegging, and only then")
+        if e.to_claim:
+            if e.score != Score():
+                self.fail("a card whose points are to be claimed pegs nothing, and tells nothing, until the claim")
+            self.claim_due = e
+        else:
+            if self.exact and e.score != score_play(series):
+                self.fail(f"the card pegs {score_play(series).total} by score_play on {' '.join(map(str, series))}")
+            if e.score.total != peg_points(series):
+                self.fail(f"the card pegs {peg_points(series)} by the rules on {' '.join(map(str, series))}")
         self.remaining[e.seat].remove(e.card)
         self.series, self.count, self.last_player = series, count, e.seat
         self.plays_this_deal += 1
         self.next_seat = None if count == 31 else self.candidate(e.seat)
+
+    def play_claimed(self, e: PlayClaimed) -> None:
+        """Right after the person's card: its true points, the claim, and the same settlement as a count."""
+        due = self.claim_due
+        if due is None:
+            self.fail("a claim for the play with no card waiting for one")
+        self.claim_due = None
+        if (e.seat, e.card, e.count) != (due.seat, due.card, due.count):
+            self.fail(f"the claim is for seat {due.seat}'s {due.card} at {due.count}")
+        if self.exact and e.score != score_play(self.series):
+            self.fail(f"the card makes {score_play(self.series).total} by score_play")
+        if e.score.total != peg_points(self.series):
+            self.fail(f"the card makes {peg_points(self.series)} by the rules on {' '.join(map(str, self.series))}")
+        if not 0 <= e.claimed <= MAX_PLAY_SCORE:
+            self.fail(f"a claim for a card is from 0 to {MAX_PLAY_SCORE}")
+        pegged, given = self.settle(e.seat, e.score.total, e.claimed)
+        if e.pegged != pegged:
+            self.fail(f"the claim pegs {pegged}")
+        self.pending_given = given
 
     def said_go(self, e: SaidGo) -> None:
         """Only the seat whose turn it is, and only with no card that fits."""
@@ -723,6 +770,9 @@ def check_game(game: Game, *, exact_scores: bool = True, round_trip: bool = True
       side, with the other sides below it; skunks by `expected_game_points`; the match's game points add up and
       the match is won when they reach its length; a later game is dealt by the lowest side's first seat
       clockwise; five-card games open with three for last to the dealer's left;
+    - manual pegging: exactly the people's cards wait for a claim, pegging nothing and telling nothing until it
+      comes, as the very next event; the claim is for that card, with its true points (`peg_points`), from 0 to
+      the most a card can make; it pegs and gives away as a manual count does;
     - at the end: the game's public scores, match scores, winner, game, deal, dealer (and in the play its hands
       and count) agree with the log.
 
@@ -752,7 +802,8 @@ def check_view(game: Game, seat: int) -> None:
       named anywhere in the view, until it is laid in the play or shown; what it may know is its own dealt hand,
       the cards laid, the starter and the hands and crib shown;
     - the view's fields agree with the game's public state: the seat's own hand, kept hand and lay away; each
-      seat's cards held and laid; the starter, count, series, turn, scores; the crib only once it is counted.
+      seat's cards held and laid; the starter, count, series, turn, scores; the crib only once it is counted;
+    - with manual pegging, a card waiting for its claim shows no points to anyone, the claimer included.
     """
     view = game.view(seat)
     log = game.events
@@ -769,6 +820,8 @@ def check_view(game: Game, seat: int) -> None:
             expected = full
         if seen != expected:
             raise AssertionError(f"{where}: event {index} is seen as {_short(seen)}, should be {_short(expected)}")
+        if isinstance(seen, Played) and seen.to_claim and (seen.score != Score() or seen.points):
+            raise AssertionError(f"{where}: event {index} tells the points of a card before they are claimed")
     last_deal = max((i for i, e in enumerate(log) if isinstance(e, Dealt)), default=None)
     if last_deal is not None:
         deal = log[last_deal]
@@ -800,10 +853,11 @@ def check_view(game: Game, seat: int) -> None:
         view.count == game.count, view.series == game.series, view.turn == game.turn,
         view.playable == game.playable(seat), view.scores == game.scores, view.match_scores == game.match_scores,
         view.dealer == game.dealer, view.phase == game.phase, view.counting == game.counting, view.crib == crib,
+        view.claiming == game.claiming,
     )
     if not all(public):
         names = ("hand", "kept", "discards", "held", "laid_away", "played", "starter", "count", "series", "turn",
-                 "playable", "scores", "match_scores", "dealer", "phase", "counting", "crib")
+                 "playable", "scores", "match_scores", "dealer", "phase", "counting", "crib", "claiming")
         wrong = [name for name, ok in zip(names, public, strict=True) if not ok]
         raise AssertionError(f"{where}: the view's {', '.join(wrong)} disagree with the game")
 

@@ -281,3 +281,43 @@ def test_enter_pressed_again_and_again_to_hurry_the_computer_never_plays_a_card(
         assert said[0].startswith("You play the ")
 
     run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0), clock=clock, seed=1)
+
+
+def test_digits_left_from_a_count_whose_time_ran_out_do_not_join_the_next_claim() -> None:
+    from audiocrib.events import CountRequested
+
+    clock = FakeClock()
+
+    async def script(table: Table) -> None:
+        session = table.session
+        await table.press("enter")
+        timed_out = False
+        for _ in range(400):
+            moment = session.moment
+            game = session.game
+            assert game is not None
+            if moment == "peg" and timed_out:
+                break
+            if moment == "discard":
+                await lay_away_first(table)
+            elif moment == "play":
+                view = session.view()
+                await table.press(str(sorted(view.hand).index(sorted(view.playable)[0]) + 1), "enter")
+            elif moment == "peg":
+                await table.press("0", "enter")
+            elif moment == "count":
+                await table.press("1")  # typed, then the time runs out
+                clock.now += 31
+                for _ in range(200):
+                    await asyncio.sleep(0.01)
+                    if session.moment != "count":
+                        break
+                timed_out = True
+            else:
+                await table.press("enter")
+        assert session.moment == "peg" and timed_out
+        assert await table.answer("2") == "2"  # not "12"
+        assert any(isinstance(e, CountRequested) for e in session.game.events)  # type: ignore[union-attr]
+
+    setup = TableSetup(manual_counting=True, manual_pegging=True, count_timer=30, levels=("beginner",))
+    run(script, setup=setup, clock=clock, seed=3)

@@ -75,7 +75,7 @@ def test_the_first_words_are_the_main_menu_and_the_screen_shows_every_line() -> 
 def test_table_setup_changes_settings_and_keeps_the_table_playable() -> None:
     async def script(table: Table) -> None:
         await table.press("down", "enter")
-        assert table.said[-1] == "Table setup: Players: 2. 1 of 10."
+        assert table.said[-1] == "Table setup: Players: 2. 1 of 11."
         assert await table.answer("right") == "Players: 3."
         await table.press("right")
         assert table.session.setup.players == 4
@@ -318,9 +318,9 @@ def test_f1_explains_this_moment_and_question_mark_lists_every_key() -> None:
         assert said[0] == answers.prompt(table.session.view(), ())
         assert "space: Mark or unmark the card you are on, for the crib." in said
         said = await table.press("?")  # this moment's keys first; period steps through the rest
-        assert len(said) == 1 and said[0].startswith("Every key, twelve messages; period steps to the next")
+        assert len(said) == 1 and said[0].startswith("Every key, thirteen messages; period steps to the next")
         assert "When you lay away: space: Mark or unmark the card you are on" in said[0]
-        for _ in range(11):
+        for _ in range(12):
             said += await table.press(".")
         assert said[-1].endswith("(This is the newest message.)") is False
         assert (await table.press("."))[-1].endswith("(This is the newest message.)")

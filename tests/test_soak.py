@@ -33,15 +33,16 @@ from audiocrib.events import (
     GameWon,
     HandShown,
     MugginsCalled,
+    PlayClaimed,
     Played,
     PointsGiven,
     SaidGo,
     StarterCut,
 )
-from audiocrib.game import Game, Phase
+from audiocrib.game import MAX_PLAY_SCORE, Game, Phase
 from audiocrib.player import Player, load_player, next_action
 from audiocrib.rules import Rules, Variant
-from audiocrib.scoring import MAX_SCORE, Score, ScoreItem, ScoreKind, score_hand
+from audiocrib.scoring import MAX_SCORE, Score, ScoreItem, ScoreKind, score_hand, score_play
 from tests.helpers import TABLES
 from tests.invariants import check_game, check_view, check_views
 
@@ -81,8 +82,9 @@ class SoakTable:
     """One table of the soak: the rules, the seed, each seat's computer player, and the people's seats.
 
     ``manual_seats`` are the seats of "people", played here by computer players too: they count by hand (with
-    manual counting; now and then over, or out of time) and call muggins (at a muggins table) with chance
-    ``call_muggins`` whenever the game rests.
+    manual counting; now and then over, or out of time), claim their points in the play (with manual pegging; now
+    and then short or over) and call muggins (at a muggins table) with chance ``call_muggins`` whenever the game
+    rests.
     """
 
     index: int
@@ -123,6 +125,11 @@ def soak_table(index: int) -> SoakTable:
         manual = tuple(s for s in seats if rng.random() < 0.5) or (rng.choice(seats),)
         if muggins and not manual_counting and rng.random() < 0.1:
             manual = ()  # nobody to call muggins: the short counts just lapse
+    # Manual pegging draws from a random source of its own, so the other choices of every table stay as they were.
+    pegging = random.Random(f"soak pegging {index}")
+    manual_pegging = pegging.random() < 0.25
+    if manual_pegging and not manual:
+        manual = tuple(s for s in seats if pegging.random() < 0.5) or (pegging.choice(seats),)
     rules = dataclasses.replace(
         base,
         target=target,
@@ -133,6 +140,7 @@ def soak_table(index: int) -> SoakTable:
         count_timer=rng.choice((15, 30, 90)) if manual_counting and rng.random() < 0.4 else None,
         muggins=muggins,
         wrong_muggins=rng.choice((0, 0, 1, 2, 5)) if muggins else 0,
+        manual_pegging=manual_pegging,
     )
     levels = ["easy" if rng.random() < 0.4 else "beginner" for _ in seats]
     if expert:
@@ -165,6 +173,17 @@ def _person_counts(game: Game, seat: int, player: Player, rng: random.Random) ->
     return ClaimCount(seat, player.count(view))
 
 
+def _person_pegs(game: Game, seat: int, rng: random.Random) -> Action:
+    """A person's claim for the card just laid: right most of the time, now and then short or over."""
+    true = score_play([card for _, card in game.view(seat).series]).total
+    roll = rng.random()
+    if roll < 0.1:
+        return ClaimCount(seat, max(0, true - rng.randint(1, 3)))
+    if roll < 0.2:
+        return ClaimCount(seat, min(MAX_PLAY_SCORE, true + rng.randint(1, 3)))
+    return ClaimCount(seat, true)
+
+
 def play_table(table: SoakTable) -> Game:
     """Play ``table``'s game (or match) to its end with its computer players and people."""
     rules = table.rules
@@ -190,6 +209,8 @@ def play_table(table: SoakTable) -> Game:
         seat = min(game.waiting_for())
         if game.phase is Phase.COUNT and rules.manual_counting and seat in table.manual_seats:
             action = _person_counts(game, seat, players[seat], people)
+        elif game.phase is Phase.PEG_CLAIM:
+            action = _person_pegs(game, seat, people)
         else:
             action = next_action(game, seat, players[seat])
         game.apply(action)
@@ -251,7 +272,7 @@ def soak_batch(indices: Sequence[int]) -> SoakTally:
         for event in game.events:
             if isinstance(event, PointsGiven):
                 seen[f"given {event.reason}"] += 1
-            elif isinstance(event, MugginsCalled | SaidGo | HandShown):
+            elif isinstance(event, MugginsCalled | SaidGo | HandShown | PlayClaimed):
                 seen[event.kind] += 1
     return tally
 
@@ -358,6 +379,50 @@ def test_missed_points_given_to_the_wrong_seat_are_caught() -> None:
         check_game(tampered, round_trip=False)
 
 
+def _pegged_by_hand(seed: int) -> Game:
+    """A finished game at a manual-pegging table where seat 0 is a person."""
+    return _finished(Rules(manual_pegging=True), seed=seed, manual_seats=(0,))
+
+
+def test_a_claim_in_the_play_pegging_more_than_its_due_is_caught() -> None:
+    game = _pegged_by_hand(16)
+    tampered = _replace_first(game, PlayClaimed, lambda e: dataclasses.replace(e, pegged=e.pegged + 1))
+    with pytest.raises(AssertionError, match="the claim pegs"):
+        check_game(tampered, round_trip=False)
+
+
+def test_a_short_claim_whose_missed_points_are_not_given_is_caught() -> None:
+    game = _pegged_by_hand(17)
+    events = list(game.events)
+    short = _first(events, lambda e: isinstance(e, PlayClaimed) and e.claimed < e.score.total)
+    assert isinstance(events[short + 1], PointsGiven)
+    del events[short + 1]
+    with pytest.raises(AssertionError, match=r"expected PointsGiven\(seat=1, offender=0"):
+        check_game(_with(game, events), round_trip=False)
+
+
+def test_a_person_s_card_scored_without_a_claim_is_caught() -> None:
+    game = _pegged_by_hand(18)
+    events = list(game.events)
+    claim = _first(events, lambda e: isinstance(e, PlayClaimed) and e.claimed == e.score.total)
+    claimed, played = events[claim], events[claim - 1]
+    assert isinstance(claimed, PlayClaimed) and isinstance(played, Played) and played.to_claim
+    events[claim - 1:claim + 1] = [dataclasses.replace(played, score=claimed.score, to_claim=False)]
+    with pytest.raises(AssertionError, match="a person's card waits for their claim"):
+        check_game(_with(game, events), round_trip=False)
+
+
+def test_a_card_s_points_told_before_its_claim_are_caught() -> None:
+    game = _pegged_by_hand(19)
+    events = list(game.events)
+    claim = _first(events, lambda e: isinstance(e, PlayClaimed) and e.score.total > 0)
+    claimed, played = events[claim], events[claim - 1]
+    assert isinstance(claimed, PlayClaimed) and isinstance(played, Played)
+    events[claim - 1] = dataclasses.replace(played, score=claimed.score)
+    with pytest.raises(AssertionError, match="pegs nothing, and tells nothing, until the claim"):
+        check_game(_with(game, events), round_trip=False)
+
+
 def test_muggins_on_ones_own_side_is_caught() -> None:
     game = _finished(Rules(muggins=True), seed=13, manual_seats=(0,), mistakes=1.0)
     assert any(isinstance(e, MugginsCalled) for e in game.events)
@@ -435,7 +500,7 @@ def test_ten_thousand_bot_games_keep_every_invariant() -> None:
     assert {_arrangement(rules) for rules in TABLES} <= set(seen), "every arrangement of players and teams"
     assert {f"level {level}" for level in ("beginner", "easy", "medium", "expert")} <= set(seen)
     reasons = {f"given {reason}" for reason in ("missed", "over-counted", "timer", "wrong muggins")}
-    assert reasons | {"muggins", "skunk skunk", "skunk double skunk", "skunk lurch"} <= set(seen)
+    assert reasons | {"muggins", "skunk skunk", "skunk double skunk", "skunk lurch", "play claimed"} <= set(seen)
     assert seen["match"] and seen["several games"] and seen["no auto go"] and seen["target off the menu"]
     assert total.views > 0 and total.round_trips >= SOAK_GAMES // ROUND_TRIP_EVERY
     print(f"soak: {total.tables} tables, {total.games} games, {total.round_trips} round trips, {total.views} views "

@@ -15,15 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from audiocrib.cards import Card, spoken_list
+from audiocrib.narrator import play_aloud
 from audiocrib.practice import (
     CountDrill,
     DiscardDrill,
     DiscardResult,
+    PlayDrill,
     PracticeRecord,
     count_drill,
     discard_drill,
     judge_count,
     judge_discard,
+    play_drill,
 )
 from audiocrib.shell import files
 from audiocrib.shell.countclock import CountClock
@@ -33,8 +36,8 @@ from audiocrib.words import count_aloud, item_phrase, number_words
 
 __all__ = ["COUNT_KINDS", "DRILL_KEYS", "Drills"]
 
-COUNT_KINDS = ((4, False), (4, True), (3, False), (3, True), (5, False), (5, True))
-"""The count drills offered: (cards, crib)."""
+COUNT_KINDS = ((4, False), (4, True), (3, False), (3, True), (5, False), (5, True), (0, False))
+"""The count drills offered: (cards, crib); (0, False) is a card in the play, for manual pegging."""
 TIMERS = (None, 15, 30, 45, 60, 90)
 DEALS = (6, 5, 7)
 PRACTICE_VERSION = 1
@@ -107,7 +110,7 @@ class Drills:
         self.unsaved = False
         """True once the player has heard the figures cannot be saved."""
         self.moment = ""
-        self.drill: CountDrill | DiscardDrill | None = None
+        self.drill: CountDrill | PlayDrill | DiscardDrill | None = None
         self.typed = TypedCount()
         self.started = 0.0
         self.timing = CountClock(clock)
@@ -122,6 +125,8 @@ class Drills:
         """How a practice menu item is said."""
         if item == "count kind":
             cards, crib = COUNT_KINDS[self.count_kind]
+            if not cards:
+                return "Count drills: a card in the play"
             return f"Count drills: a {'crib' if crib else 'hand'} of {number_words(cards)} cards"
         if item == "timer":
             return "Timer: " + ("off" if self.timer is None else f"{self.timer} seconds")
@@ -218,7 +223,7 @@ class Drills:
             if result.missed:
                 missed = " You missed " + _joined([_item_words(i) for i in result.missed]) + "."
             lines.append(f"Mistake {number}: {_drill_words(drill)}; {said}. It is "
-                         f"{number_words(drill.score.total)}: {count_aloud(drill.score)}.{missed}")
+                         f"{number_words(drill.score.total)}: {_truth(drill)}.{missed}")
         return lines
 
     # ------------------------------------------------------------ drills
@@ -238,20 +243,22 @@ class Drills:
         self.moment = kind
         if kind == "counting":
             cards, crib = COUNT_KINDS[self.count_kind]
-            self.drill = count_drill(self.rng, cards, crib)
+            drill = count_drill(self.rng, cards, crib) if cards else play_drill(self.rng)
+            self.drill = drill
             self.started = self.clock()
             self.timing.stop()
             if self.timer is not None:
                 self.timing.start(self.timer)
+            what = "the points of the last card" if isinstance(drill, PlayDrill) else "the total"
             timed = f" You have {number_words(self.timer)} seconds." if self.timer is not None else ""
-            self.say(f"Count this {_drill_words(self.drill)}. Type the total and press Enter.{timed}")
+            self.say(f"Count this {_drill_words(drill)}. Type {what} and press Enter.{timed}")
         else:
             self.drill = discard_drill(self.rng, self.deal_size)
             self.say(self._deal_words(self.drill) + " Mark two cards and press Enter to lay them away.")
 
     def next_drill(self, key: str) -> None:
         """The next drill of the same kind."""
-        self._next("counting" if isinstance(self.drill, CountDrill) else "discarding")
+        self._next("counting" if isinstance(self.drill, CountDrill | PlayDrill) else "discarding")
 
     def stop(self, key: str) -> None:
         """Leave the drills; the figures are said and kept."""
@@ -289,7 +296,7 @@ class Drills:
 
     def _judge(self, claimed: int | None) -> None:
         drill = self.drill
-        assert isinstance(drill, CountDrill)
+        assert isinstance(drill, CountDrill | PlayDrill)
         self.timing.stop()
         result = judge_count(drill, claimed)
         seconds = self.clock() - self.started
@@ -297,7 +304,7 @@ class Drills:
         assert self.all_time is not None
         self.all_time.add_count(result, seconds, keep=False)  # only this session's mistakes are gone over
         total = drill.score.total
-        truth = count_aloud(drill.score) if total else "nineteen: nothing"
+        truth = _truth(drill)
         if result.right:
             text = f"Right: {truth}."
             if self.session.streak > 1:
@@ -317,7 +324,7 @@ class Drills:
 
     # ------------------------------------------------------------ discarding
     def _hand(self) -> list[Card]:
-        assert self.drill is not None
+        assert isinstance(self.drill, CountDrill | DiscardDrill)
         return list(self.drill.cards)
 
     def mark_at(self, key: str) -> None:
@@ -394,7 +401,7 @@ class Drills:
 
     # ------------------------------------------------------------ asking again
     def say_drill(self, key: str) -> None:
-        if isinstance(self.drill, CountDrill):
+        if isinstance(self.drill, CountDrill | PlayDrill):
             self.say(f"The {_drill_words(self.drill)}.")
         elif isinstance(self.drill, DiscardDrill):
             self.say(self._deal_words(self.drill, self.marked))
@@ -402,6 +409,8 @@ class Drills:
     def say_starter(self, key: str) -> None:
         if isinstance(self.drill, CountDrill):
             self.say(f"The starter is the {self.drill.starter.name}.")
+        elif isinstance(self.drill, PlayDrill):
+            self.say("A card in the play is counted without the starter.")
 
     def say_crib(self, key: str) -> None:
         if isinstance(self.drill, DiscardDrill):
@@ -421,9 +430,19 @@ class Drills:
         return f"{whose} Your cards: {cards}."
 
 
-def _drill_words(drill: CountDrill) -> str:
+def _drill_words(drill: CountDrill | PlayDrill) -> str:
+    if isinstance(drill, PlayDrill):
+        laid = ", then ".join(card.name for card in drill.series)
+        return f"play: {laid}, for {number_words(drill.count)}"
     what = "crib" if drill.crib else "hand"
     return f"{what}: {_joined([c.name for c in drill.cards])}, with the starter, the {drill.starter.name}"
+
+
+def _truth(drill: CountDrill | PlayDrill) -> str:
+    """The true count the cribbage way: a hand of nothing is "nineteen", a card in the play makes "nothing"."""
+    if isinstance(drill, PlayDrill):
+        return play_aloud(drill.score)
+    return count_aloud(drill.score) if drill.score.total else "nineteen: nothing"
 
 
 def _joined(words: list[str]) -> str:

@@ -146,6 +146,11 @@ _MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
         Binding(("enter",), "Play the card you are on.", "_play"),
         Binding(("space",), "Play the card you are on.", "_play"),
     ),
+    "peg": (
+        Binding((*DIGITS, "0"), "Type the points your card made.", "_type_digit"),
+        Binding(("backspace",), "Delete the last digit typed.", "_delete_digit"),
+        Binding(("enter",), "Claim the points you typed.", "_claim"),
+    ),
     "count": (
         Binding((*DIGITS, "0"), "Type your count.", "_type_digit"),
         Binding(("backspace",), "Delete the last digit typed.", "_delete_digit"),
@@ -155,6 +160,8 @@ _MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
     "waiting": (Binding(("enter",), "Hurry the computer players.", "_hurry"),),
     "over": (Binding(("enter",), "Back to the main menu.", "_to_main_menu"),),
 }
+_QUESTIONS = ("discard", "play", "count", "peg")
+"""The game's moments that wait for the player's own answer."""
 _MOVES = frozenset({"_lay_away", "_play", "_claim", "_go_on", "_to_main_menu", "drills.answer_count",
                     "drills.answer_discard", "drills.next_drill"})
 """The keys that make a move or go on, in the game and the drills: guarded against being typed ahead of the
@@ -397,7 +404,8 @@ class Session:
             return "over"
         waiting = self.game.waiting_for()
         if SEAT in waiting:
-            return {Phase.DISCARD: "discard", Phase.PLAY: "play", Phase.COUNT: "count"}[self.game.phase]
+            return {Phase.DISCARD: "discard", Phase.PLAY: "play", Phase.PEG_CLAIM: "peg",
+                    Phase.COUNT: "count"}[self.game.phase]
         return "waiting"
 
     def bindings(self) -> tuple[Binding, ...]:
@@ -844,7 +852,7 @@ class Session:
             self._begin(saved)  # a question waiting for the player is asked again, with what it needs
         finally:
             self.resuming = False
-        if self.told and not self.holding and self.moment not in ("discard", "play", "count"):
+        if self.told and not self.holding and self.moment not in _QUESTIONS:
             self._say_where_it_stands()
             self.say(self._prompt_text())
 
@@ -1023,7 +1031,7 @@ class Session:
         """When the game waits for the human, say so (and start the counting clock, once the question is said).
         On a resume, first what the player needs: the scores, and the hand or the cards to count."""
         moment = self.moment
-        if moment not in ("discard", "play", "count"):
+        if moment not in _QUESTIONS:
             return
         assert self.game is not None and self.narrator is not None
         self.cursor = 0
@@ -1031,6 +1039,14 @@ class Session:
             self._say_where_it_stands()
             if moment != "count":
                 self.say(answers.hand(self.view(), ()))
+        if moment == "peg":
+            asked = len(self.game.events)
+            if asked != self.count_asked:  # a new claim: digits typed for another question are gone
+                self.count_asked = asked
+                self.typed.clear()
+            if self.resuming:
+                self.say(self._prompt_text())
+            return  # the narrator has just asked for the card's points
         if moment == "play":
             self.cue("your turn")
         if moment == "count":
@@ -1284,7 +1300,8 @@ class Session:
 
 _DRILL_WORDS = {"counting": "while you count", "discarding": "while you lay away", "answered": "after an answer"}
 _MOMENT_WORDS = {
-    "discard": "lay away", "play": "play a card", "count": "count your hand", "review": "go over a show",
+    "discard": "lay away", "play": "play a card", "peg": "claim your points in the play",
+    "count": "count your hand", "review": "go over a show",
     "waiting": "wait for the computer players", "over": "have finished a match",
 }
 

@@ -1,4 +1,5 @@
-"""Setting up a table: how many play, teams, the variant, the target, the match, counting, and the opponents.
+"""Setting up a table: how many play, teams, the variant, the target, the match, counting and pegging, and the
+opponents.
 
 A `TableSetup` is a frozen value that is always playable: changing one setting adjusts the others it depends on
 (five-card cribbage for four players is played in teams, so choosing four players with five-card turns teams on)
@@ -41,7 +42,7 @@ T = TypeVar("T")
 VARIANTS = (Variant.FIVE_CARD, Variant.SIX_CARD, Variant.SEVEN_CARD)
 
 SETTINGS = ("players", "teams", "variant", "target", "match_games", "skunks", "manual_counting", "count_timer",
-            "muggins", "wrong_muggins")
+            "manual_pegging", "muggins", "wrong_muggins")
 """The table settings the menu steps through, in menu order (the opponents' levels follow)."""
 
 
@@ -59,6 +60,8 @@ class TableSetup:
     skunks: bool = True
     manual_counting: bool = False
     count_timer: int | None = None
+    manual_pegging: bool = False
+    """The player calls the points of each card they lay in the play."""
     muggins: bool = False
     """The computer players count their own hands aloud and sometimes count short; ``m`` calls muggins."""
     wrong_muggins: int = 0
@@ -73,6 +76,7 @@ class TableSetup:
             skunks=self.skunks, match_games=self.match_games, manual_counting=self.manual_counting,
             count_timer=self.count_timer if self.manual_counting else None,
             muggins=self.muggins, wrong_muggins=self.wrong_muggins if self.muggins else 0,
+            manual_pegging=self.manual_pegging,
         )
 
     def to_json(self) -> dict[str, object]:
@@ -85,7 +89,8 @@ class TableSetup:
         return {"players": self.players, "teams": self.teams, "variant": self.variant.value,
                 "target": self.target, "match_games": self.match_games, "skunks": self.skunks,
                 "manual_counting": self.manual_counting, "count_timer": self.count_timer, "muggins": self.muggins,
-                "wrong_muggins": self.wrong_muggins, "levels": list(self.levels)}
+                "wrong_muggins": self.wrong_muggins, "manual_pegging": self.manual_pegging,
+                "levels": list(self.levels)}
 
     @classmethod
     def from_json(cls, data: object) -> TableSetup:
@@ -94,6 +99,7 @@ class TableSetup:
             raise ValueError("the table is not a set of named values")
         whole = {name: data[name] for name in ("players", "teams", "target", "match_games", "wrong_muggins")}
         flags = {name: data[name] for name in ("skunks", "manual_counting", "muggins")}
+        flags["manual_pegging"] = data.get("manual_pegging", False)  # absent from tables kept before it existed
         if not all(type(v) is int for v in whole.values()) or not all(type(v) is bool for v in flags.values()):
             raise ValueError("a table setting has the wrong kind of value")
         timer, levels = data["count_timer"], data["levels"]
@@ -127,7 +133,7 @@ class TableSetup:
             return f"{self.real_target}" + (" (the usual)" if self.target == 0 else "")
         if setting == "match_games":
             return "a single game" if self.match_games == 1 else f"first to {self.match_games} game points"
-        if setting in ("skunks", "manual_counting"):
+        if setting in ("skunks", "manual_counting", "manual_pegging"):
             return "on" if getattr(self, setting) else "off"
         if setting == "muggins":
             return "sometimes short, press m to call muggins" if self.muggins else "always right"
@@ -150,7 +156,8 @@ class TableSetup:
         return {
             "players": "Players", "teams": "Teams", "variant": "Cribbage", "target": "Game to",
             "match_games": "Match", "skunks": "Skunks", "manual_counting": "Count your own hands",
-            "count_timer": "Counting timer", "muggins": "Computer players' counts",
+            "count_timer": "Counting timer", "manual_pegging": "Call your own points in the play",
+            "muggins": "Computer players' counts",
             "wrong_muggins": "A wrong call of muggins costs",
         }[setting]
 
@@ -185,7 +192,7 @@ class TableSetup:
             return self._fixed(target=_cycle(TARGETS, self.real_target, direction))
         if setting == "match_games":
             return self._fixed(match_games=_cycle(MATCHES, self.match_games, direction))
-        if setting in ("skunks", "manual_counting", "muggins"):
+        if setting in ("skunks", "manual_counting", "manual_pegging", "muggins"):
             return self._fixed(**{setting: not getattr(self, setting)})
         if setting == "wrong_muggins":
             return self._fixed(wrong_muggins=_cycle((0, 1, 2), self.wrong_muggins, direction))
@@ -230,8 +237,9 @@ class TableSetup:
         if self.manual_counting:
             timer = " You count your own hands" + (
                 f", with {self.count_timer} seconds each." if self.count_timer else ".")
+        pegging = " You call your own points in the play." if self.manual_pegging else ""
         muggins = " Computer players sometimes count short: press m to call muggins." if self.muggins else ""
-        return f"{self.rules().describe()}.{timer} {tail}{muggins}"
+        return f"{self.rules().describe()}.{timer}{pegging} {tail}{muggins}"
 
 
 def _cycle(choices: Sequence[T], current: T, direction: int) -> T:
