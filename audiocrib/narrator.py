@@ -75,8 +75,8 @@ NORMAL cut down as noted):
 - Muggins called: "Muggins! You take two that Bob missed.", then at NORMAL and FULL the true count of the hand
   ("Bob's hand is fourteen: fifteen two, ...").
 - Game won: the winner and the final scores ("Bob wins the game, one hundred twenty-one to ninety."), the skunk,
-  double skunk or lurch and what it is worth ("That is a skunk, worth two games."), and between games of a match
-  the match score. Every verbosity says all of it.
+  double skunk or lurch, in a match with what it is worth ("That is a skunk, worth two games."), and between games
+  of a match the match score. Every verbosity says all of it.
 - Match won: "Bob wins the match, three game points to one."; for a single game, "Game over."
 - After each deal's show (before the next deal), NORMAL says the scores in one short sentence
   ("You have forty-five, Bob fifty-two."); FULL has said them after every score, and BRIEF leaves them to the s key.
@@ -625,8 +625,9 @@ class Narrator:
         else:
             rest = side_list(s, [f"{s.side_does(side, 'have')} {number_words(event.scores[side])}" for side in losers])
             text = f"{winner} {game} with {top}; {rest}."
-        if event.skunk:
-            text += f" That is a {event.skunk}, worth {number_words(event.game_points)} games."
+        if event.skunk:  # what it is worth matters only in a match
+            worth = f", worth {number_words(event.game_points)} games" if self.rules.match_games > 1 else ""
+            text += f" That is a {event.skunk}{worth}."
         if self.rules.match_games > 1 and max(event.match_scores) < self.rules.match_games:
             text += " " + match_phrase(s, event.match_scores)
         return text

@@ -55,10 +55,10 @@ class Tally:
         if skunk:
             if won:
                 self.skunks_given += 1
-                self.doubles_given += skunk != "skunk"
+                self.doubles_given += skunk == "double skunk"  # a lurch is a single skunk
             else:
                 self.skunked += 1
-                self.doubled += skunk != "skunk"
+                self.doubled += skunk == "double skunk"
 
     def to_json(self) -> dict[str, int]:
         """The counts by name."""
@@ -134,9 +134,7 @@ class Statistics:
         if not total.games:
             return ["No games finished yet."]
         lines = [f"{_games(total.games).capitalize()} finished; you won {_none(total.wins)}, "
-                 f"{number_words(round(100 * total.wins / total.games))} percent. Skunks: you gave "
-                 f"{_none(total.skunks_given)}{_doubles(total.doubles_given)}, and took "
-                 f"{_none(total.skunked)}{_doubles(total.doubled)}."]
+                 f"{number_words(round(100 * total.wins / total.games))} percent. {_skunks(total)}"]
         levels = sorted(self.by_level.items(), key=lambda item: LEVELS.index(item[0]) if item[0] in LEVELS else 9)
         lines.append("By the strongest opponent: " + "; ".join(
             f"{level}, {_games(t.games)}, won {_none(t.wins)}" for level, t in levels) + ".")
@@ -184,8 +182,23 @@ def _games(n: int) -> str:
     return f"{number_words(n)} game" + ("" if n == 1 else "s")
 
 
+def _skunks(tally: Tally) -> str:
+    """Skunks each way, lurches among them: "You skunked your opponents twice (once a double skunk), and you were
+    never skunked."."""
+    given = (f"you skunked your opponents {_times(tally.skunks_given)}{_doubles(tally.doubles_given)}"
+             if tally.skunks_given else "you never skunked your opponents")
+    taken = (f"you were skunked {_times(tally.skunked)}{_doubles(tally.doubled)}" if tally.skunked
+             else "you were never skunked")
+    return f"{given[0].upper()}{given[1:]}, and {taken}."
+
+
 def _doubles(n: int) -> str:
-    return f" ({number_words(n)} double)" if n else ""
+    return f" ({'once' if n == 1 else _times(n)} a double skunk)" if n else ""
+
+
+def _times(n: int) -> str:
+    """How often, as said: "never", "once", "twice", "three times"."""
+    return {0: "never", 1: "once", 2: "twice"}.get(n, f"{number_words(n)} times")
 
 
 def _none(n: int) -> str:

@@ -458,11 +458,11 @@ class TestWinning:
         assert game.over
         assert narrate(game, 0)[-3:] == [
             "You peg two for his heels.",
-            "You win the game, one hundred twenty-one to fifty. That is a double skunk, worth four games.",
+            "You win the game, one hundred twenty-one to fifty. That is a double skunk.",
             "Game over.",
         ]
         assert narrate(game, 1)[-2] == (
-            "Ann wins the game, one hundred twenty-one to fifty. That is a double skunk, worth four games.")
+            "Ann wins the game, one hundred twenty-one to fifty. That is a double skunk.")
 
     def test_a_lurch_in_five_card_cribbage(self) -> None:
         rules = Rules(variant=Variant.FIVE_CARD, match_games=5)
@@ -513,9 +513,9 @@ class TestWinning:
                        scores=[119, 90, 80], crib="2H", names=NAMES[:3])
         game = start_play(game, ["9C", "9D", "9H"], "JD")
         assert narrate(game, 1)[-2] == ("Ann wins the game with one hundred twenty-one; you have ninety and Carol "
-                                        "has eighty. That is a skunk, worth two games.")
+                                        "has eighty. That is a skunk.")
         assert narrate(game, 2)[-2] == ("Ann wins the game with one hundred twenty-one; you have eighty and Bob "
-                                        "has ninety. That is a skunk, worth two games.")
+                                        "has ninety. That is a skunk.")
 
 
 class TestNames:
