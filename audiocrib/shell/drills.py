@@ -222,6 +222,8 @@ class Drills:
             missed = ""
             if result.missed:
                 missed = " You missed " + _joined([_item_words(i) for i in result.missed]) + "."
+            elif result.claimed is not None and result.claimed > drill.score.total:
+                missed = f" That is {number_words(result.claimed - drill.score.total)} too many."
             lines.append(f"Mistake {number}: {_drill_words(drill)}; {said}. It is "
                          f"{number_words(drill.score.total)}: {_truth(drill)}.{missed}")
         return lines

@@ -560,6 +560,8 @@ class Session:
             text = f"{self.settings.label(item)}: {self.settings.value_text(item)}"
             if item == "sounds" and self.settings.sounds and self._no_sound():
                 text += f", but nothing plays: {self._no_sound()}"
+            if item == "show_text" and not self.settings.show_text and not self.announcer.speaking:
+                text += ", but the lines still show while there is no speech but text lines"
             return text
         if self.mode is Mode.PRACTICE:
             return self.drills.item_text(item)
