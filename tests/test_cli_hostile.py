@@ -171,9 +171,14 @@ def test_ctrl_c_in_a_long_arena_run_is_one_line() -> None:
     process = subprocess.Popen([str(PROGRAM), "arena", "easy", "beginner", "--games", "100000", "--jobs", "1",
                                 "--quiet"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
-    time.sleep(5)  # well into the games
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    try:
+        time.sleep(5)  # well into the games
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:  # a run that did not stop must not go on using the machine
+            process.kill()
+            process.communicate()
     assert (process.returncode, out, err) == (130, "", "audiocrib: Stopped.\n")
 
 
