@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -272,9 +273,15 @@ def run_arena(
         records: Iterator[GameRecord] = map(_job, tasks)
         _tally(result, records, step, progress)
     else:
-        with get_context("spawn").Pool(workers) as pool:
+        with get_context("spawn").Pool(workers, initializer=_leave_ctrl_c_to_the_parent) as pool:
             _tally(result, pool.imap(_job, tasks, chunksize=8), step, progress)
     return result
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """In each worker: Ctrl C (which a terminal sends to every process of the run) is for the parent, which stops
+    the pool and says one sentence; a worker ignoring it prints no traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _tally(

@@ -182,6 +182,25 @@ def test_ctrl_c_in_a_long_arena_run_is_one_line() -> None:
     assert (process.returncode, out, err) == (130, "", "audiocrib: Stopped.\n")
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts processes in /proc; sends SIGINT to the group")
+def test_ctrl_c_in_an_arena_run_on_several_processes_is_one_line_too() -> None:
+    process = subprocess.Popen([str(PROGRAM), "arena", "easy", "beginner", "--games", "100000", "--jobs", "2",
+                                "--quiet"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while _group_size(process.pid) < 4 and time.monotonic() < deadline:  # the run, its tracker, two workers
+            time.sleep(0.05)
+        time.sleep(4)  # the workers have imported everything and are playing
+        os.killpg(process.pid, signal.SIGINT)  # the whole run, as the terminal sends it
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert (process.returncode, out, err) == (130, "", "audiocrib: Stopped.\n")
+
+
 # --- In this process: every command and option ---------------------------------------------------------------------
 
 HAND = ["5H", "5D", "5S", "JC"]
