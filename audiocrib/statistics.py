@@ -15,7 +15,7 @@
 >>> stats.total.games, stats.total.wins
 (1, 1)
 >>> stats.summary()[0]
-'One game finished; you won one, one hundred percent. Skunks: you gave one, and took none.'
+'One game finished; you won one, one hundred percent. You skunked your opponents once, and you were never skunked.'
 """
 
 from __future__ import annotations
