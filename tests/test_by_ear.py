@@ -321,3 +321,20 @@ def test_digits_left_from_a_count_whose_time_ran_out_do_not_join_the_next_claim(
 
     setup = TableSetup(manual_counting=True, manual_pegging=True, count_timer=30, levels=("beginner",))
     run(script, setup=setup, clock=clock, seed=3)
+
+
+def test_the_statistics_are_read_afresh_when_asked_for(tmp_path: Path) -> None:
+    """Another copy of audiocrib on the same folder may have added a game since this one started."""
+    import json
+
+    from audiocrib.statistics import Statistics, Tally
+
+    async def script(table: Table) -> None:
+        assert (await table.press("down", "down", "down", "enter"))[-2] == "No games finished yet."
+        added = Statistics(total=Tally(games=1, wins=1), by_level={"easy": Tally(games=1, wins=1)},
+                           by_variant={"six-card": Tally(games=1, wins=1)}, counted=["elsewhere/1"])
+        (tmp_path / "statistics.json").write_text(json.dumps({"version": 1, **added.to_json()}))
+        said = await table.press("enter")
+        assert said[0].startswith("One game finished; you won one")
+
+    run(script, save_path=tmp_path / "saved-game.json")

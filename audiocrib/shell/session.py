@@ -348,13 +348,18 @@ class Session:
                                 "it cannot be resumed", limit=SavedTable.MAX_BYTES)
             self.saved = loaded.value
             notices.append(loaded.notice)
-        if self.statistics_path is not None:
-            stats = files.load(self.statistics_path, "statistics", STATISTICS_VERSION, Statistics.from_json,
-                               "they start afresh")
-            self.statistics = stats.value if stats.value is not None else Statistics()
-            notices.append(stats.notice)
+        notices.append(self._load_statistics())
         notices.append(self.drills.load())
         return [notice for notice in notices if notice]
+
+    def _load_statistics(self) -> str | None:
+        """Read the statistics file (another copy of audiocrib may have added to it); a sentence if damaged."""
+        if self.statistics_path is None:
+            return None
+        stats = files.load(self.statistics_path, "statistics", STATISTICS_VERSION, Statistics.from_json,
+                           "they start afresh")
+        self.statistics = stats.value if stats.value is not None else Statistics()
+        return stats.notice
 
     def _describe_saved(self, saved: SavedTable) -> str:
         rules = saved.game.rules
@@ -870,6 +875,9 @@ class Session:
             self.say(answers.table(view))
 
     def _say_statistics(self) -> None:
+        notice = self._load_statistics()  # as they are now, with what another copy added
+        if notice:
+            self.say(notice)
         for line in self.statistics.summary():
             self.say(line)
         practice = self.drills.all_time_text()
