@@ -338,3 +338,24 @@ def test_the_statistics_are_read_afresh_when_asked_for(tmp_path: Path) -> None:
         assert said[0].startswith("One game finished; you won one")
 
     run(script, save_path=tmp_path / "saved-game.json")
+
+
+def test_a_double_enter_on_abandon_asks_and_does_not_abandon_unheard(tmp_path: Path) -> None:
+    clock = FakeClock()
+    save = tmp_path / "saved-game.json"
+    ahead = "That Enter came before you heard the question, so it did nothing."
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        clock.now += 2
+        await lay_away_first(table)
+        said = await table.press("escape", "end", "enter", "enter")  # Enter twice, fast
+        assert said[-2].startswith("Abandoning deletes this game for good.") and said[-1] == ahead
+        assert save.exists() and not table.session.finished
+        clock.now += 2
+        said = await table.press("enter")
+        assert said[-1] == "The game is abandoned. Goodbye."
+
+    run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0, typed_ahead=1.0), clock=clock,
+        save_path=save)
+    assert not save.exists()

@@ -309,7 +309,9 @@ class Session:
         self.elsewhere = False
         """True when another copy of audiocrib keeps the games on this data folder (this one keeps none)."""
         self.confirm_at = -1
-        """The key press that asked to confirm a new game over an unfinished one."""
+        """The key press that asked to confirm (a new game over an unfinished one, abandoning the game)."""
+        self.confirm_said = float("-inf")
+        """When (by ``clock``) the question to confirm was said."""
         record = save_path.with_name("practice.json") if save_path is not None else None
         self.drills = Drills(self.say, clock, record, seed, say_pages=self._say_pages)
 
@@ -739,11 +741,20 @@ class Session:
                     pass
 
     # ------------------------------------------------------------ the game: start, save, resume
+    def _confirmed(self, question: str) -> bool:
+        """True if this Enter answers ``question``, asked by the Enter just before and heard (an Enter typed ahead
+        of it, as a double press is, asks again); else ask it."""
+        if self.confirm_at == self.keys_pressed - 1 and self.clock() - self.confirm_said >= self.settings.typed_ahead:
+            return True
+        ahead = self.confirm_at == self.keys_pressed - 1
+        self.confirm_at, self.confirm_said = self.keys_pressed, self.clock()
+        self.say("That Enter came before you heard the question, so it did nothing." if ahead else question)
+        return False
+
     def _new_game(self) -> None:
-        if self.saved is not None and self.confirm_at != self.keys_pressed - 1:
-            self.confirm_at = self.keys_pressed
-            self.say("A new game replaces your unfinished one. Press Enter again to start it, "
-                     "or choose Resume the unfinished game.")
+        if self.saved is not None and not self._confirmed(
+                "A new game replaces your unfinished one. Press Enter again to start it, "
+                "or choose Resume the unfinished game."):
             return
         setup = self.setup
         rules = setup.rules()
@@ -839,12 +850,9 @@ class Session:
         self.finished = True
 
     def _confirm_abandon(self) -> None:
-        if self.confirm_at != self.keys_pressed - 1:
-            self.confirm_at = self.keys_pressed
-            self.say("Abandoning deletes this game for good. Press Enter again to abandon it, "
-                     "or Escape to go back to the game.")
-            return
-        self._abandon()
+        if self._confirmed("Abandoning deletes this game for good. Press Enter again to abandon it, "
+                           "or Escape to go back to the game."):
+            self._abandon()
 
     def _resume_saved(self) -> None:
         saved = self.saved
