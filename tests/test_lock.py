@@ -134,3 +134,21 @@ def test_practice_figures_from_two_copies_are_both_kept(tmp_path: Path) -> None:
     kept = PracticeRecord.from_json(json.loads(record.read_text()))
     assert kept.counts == 3 and kept.right == sum(d.session.right for d in copies)
     assert copies[0].all_time is not None and copies[0].all_time.counts == 3  # and it says so
+
+
+def test_two_copies_changing_different_settings_keep_both(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    first, second = SettingsFile(path), SettingsFile(path)
+    mine, my_table, _ = first.load()
+    theirs, their_table, _ = second.load()
+    mine.step("verbosity", 1)  # full
+    first.changed("verbosity")
+    first.save(mine, my_table)
+    theirs.step("rate", 1)  # 225, in the other copy, which still holds the old verbosity
+    second.changed("rate")
+    second.override(theirs, "pace", 0.0)  # for its run only
+    second.save(theirs, their_table)
+    kept, table, notice = SettingsFile(path).load()
+    assert notice is None
+    assert (kept.verbosity.value, kept.rate, kept.pace) == ("full", 225, 1.5)  # neither change lost
+    assert table == my_table

@@ -387,8 +387,7 @@ class Session:
         file = self.settings_file
         if file is None:
             return
-        if name is not None:
-            file.changed(name)
+        file.changed(name if name is not None else "table")
         self._write("settings", lambda: file.save(self.settings, self.setup))
 
     # ------------------------------------------------------------ keys

@@ -17,6 +17,7 @@ from typing import Any
 
 from audiocrib.narrator import Verbosity
 from audiocrib.shell.files import load, save
+from audiocrib.shell.lock import updating
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.speech import MODES
 
@@ -161,6 +162,9 @@ class SettingsFile:
         self.path = path
         self.kept: dict[str, Any] = {}
         """The file's values of the settings overridden for this run."""
+        self.touched: set[str] = set()
+        """What the player changed in this run (setting names, and "table"): only these are written over what the
+        file holds now, so another copy of audiocrib's changes to the others are kept."""
 
     def load(self) -> tuple[Settings, TableSetup, str | None]:
         """The settings and table in the file (the defaults if there is none), and a sentence if it was damaged."""
@@ -178,17 +182,27 @@ class SettingsFile:
         setattr(settings, name, value)
 
     def changed(self, name: str) -> None:
-        """The player chose ``name`` in the menu: from now on it is saved."""
+        """The player chose ``name`` in the menu (or "table": the table setup): from now on it is saved."""
         self.kept.pop(name, None)
+        self.touched.add(name)
 
     def save(self, settings: Settings, setup: TableSetup) -> None:
-        """Write the settings and table (raises OSError if the file cannot be written)."""
+        """Write what the player changed in this run over the file as it is now, under the folder's lock (raises
+        OSError if the file cannot be written). The rest stays as the file has it, or, with no usable file, as
+        this run started with it (the command line's values are never written)."""
         if self.path is None:
             return
         values = settings.to_json()
         for name, value in self.kept.items():
             values[name] = value.value if isinstance(value, Verbosity) else value
-        save(self.path, {"version": SETTINGS_VERSION, **values, "table": setup.to_json()}, readable=True)
+        values["table"] = setup.to_json()
+        with updating(self.path.parent):
+            now = load(self.path, "settings", SETTINGS_VERSION, _parse, "the defaults are used")
+            if now.value is not None:
+                theirs, their_setup = now.value
+                file_values = {**theirs.to_json(), "table": their_setup.to_json()}
+                values = {name: values[name] if name in self.touched else value for name, value in file_values.items()}
+            save(self.path, {"version": SETTINGS_VERSION, **values}, readable=True)
 
 
 def _parse(data: dict[str, Any]) -> tuple[Settings, TableSetup]:
