@@ -59,11 +59,13 @@ from audiocrib.scoring import MAX_SCORE, Score, score_hand, score_play
 from audiocrib.views import PlayerView, make_view
 from audiocrib.words import number_words
 
-__all__ = ["MAX_PLAY_SCORE", "SAVE_VERSION", "Game", "Phase"]
+__all__ = ["MAX_PLAY_SCORE", "PLAY_POINTS", "SAVE_VERSION", "Game", "Phase"]
 
 SAVE_VERSION = 1
 
 MAX_PLAY_SCORE = 14
+PLAY_POINTS = f"A card in the play makes from zero to {number_words(MAX_PLAY_SCORE)} points."
+"""The refusal of a claim for a card in the play out of range (the game's, and the drill's)."""
 """The most one card can make in the play: a double pair royal that makes fifteen or thirty-one (6 5 A A A A,
 or 5 K 4 4 4 4). A pair and a run cannot both end on one card, and the longest run that fits, ace to seven with a
 three before it, makes nine with thirty-one."""
@@ -370,8 +372,7 @@ class Game:
                                      "timed.")
         points = action.points
         if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_PLAY_SCORE:
-            raise IllegalActionError(f"A card in the play makes from zero to {number_words(MAX_PLAY_SCORE)} "
-                                     "points.")
+            raise IllegalActionError(PLAY_POINTS)
 
     def _verify_discard(self, action: Discard) -> None:
         seat = action.seat

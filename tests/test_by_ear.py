@@ -359,3 +359,38 @@ def test_a_double_enter_on_abandon_asks_and_does_not_abandon_unheard(tmp_path: P
     run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0, typed_ahead=1.0), clock=clock,
         save_path=save)
     assert not save.exists()
+
+
+def test_the_play_drill_refuses_points_no_card_can_make_as_the_game_does() -> None:
+    from audiocrib.game import PLAY_POINTS
+
+    async def script(table: Table) -> None:
+        await table.press("down", "down", "enter")  # practice
+        for _ in range(8):
+            if "a card in the play" in table.said[-1]:
+                break
+            await table.press("right")
+        assert "a card in the play" in table.said[-1]
+        await table.press("down", "down", "enter")  # start counting
+        drills = table.session.drills
+        assert await table.answer("enter") == ("Type the points your card made with the number keys, 0 if it made "
+                                               "none, then press Enter.")
+        await table.press("9", "9")
+        assert await table.answer("enter") == PLAY_POINTS
+        assert drills.session.counts == 0 and table.session.moment == "counting"  # not judged, not counted
+
+    run(script)
+
+
+def test_f1_during_a_timed_count_says_the_time_left() -> None:
+    clock = FakeClock()
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await reach(table, "count")
+        clock.now += 12
+        said = await table.press("f1")
+        assert said[0].endswith("Eighteen seconds left to count.")
+
+    setup = TableSetup(manual_counting=True, count_timer=30, levels=("beginner",))
+    run(script, setup=setup, clock=clock, seed=5)

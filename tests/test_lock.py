@@ -76,7 +76,8 @@ def test_two_copies_on_one_folder_lose_no_game_and_no_figures(tmp_path: Path) ->
         kept = save.read_bytes()
 
         second = Program(tmp_path, seed=4)
-        second.wait_for("Main menu: New game. 1 of 7.", end)
+        second.wait_for("Main menu: New game, not kept: another copy of audiocrib keeps the games in this folder. "
+                        "1 of 7.", end)
         text = second.text()
         assert text.index(NOTICE) < text.index("Main menu:")  # said at once, after the welcome
         assert "unfinished game" not in text  # the first copy's game is not offered

@@ -28,7 +28,7 @@ from audiocrib.rules import Rules
 from audiocrib.scoring import Score, ScoreKind, score_play
 from audiocrib.shell.savedgame import SEAT
 from audiocrib.shell.tablesetup import TableSetup
-from audiocrib.shell.typing import NOTHING_TYPED
+from audiocrib.shell.typing import NOTHING_CLAIMED
 from audiocrib.words import number_words
 from tests.helpers import TABLES, plays, stacked, start_play
 from tests.invariants import check_game, check_view, peg_points
@@ -409,7 +409,7 @@ def test_a_whole_game_through_the_keys_at_a_manual_pegging_table() -> None:
                 true = score_play([card for _, card in view.series]).total
                 claims += 1
                 if claims == 1:
-                    assert await table.answer("enter") == NOTHING_TYPED  # nothing typed is not zero
+                    assert await table.answer("enter") == NOTHING_CLAIMED  # nothing typed is not zero
                     assert (await table.press("f1"))[0] == answers.prompt(view)
                     assert table.session.moment == "peg"
                 claim = true  # one short claim and one over, the rest right

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from audiocrib.cards import Card, spoken_list
+from audiocrib.game import MAX_PLAY_SCORE, PLAY_POINTS
 from audiocrib.narrator import play_aloud
 from audiocrib.practice import (
     CountDrill,
@@ -31,7 +32,7 @@ from audiocrib.practice import (
 from audiocrib.shell import files
 from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.lock import updating
-from audiocrib.shell.typing import NOTHING_TYPED, TypedCount, marked_count
+from audiocrib.shell.typing import NOTHING_CLAIMED, NOTHING_TYPED, TypedCount, marked_count
 from audiocrib.words import count_aloud, item_phrase, number_words
 
 __all__ = ["COUNT_KINDS", "DRILL_KEYS", "Drills"]
@@ -292,7 +293,10 @@ class Drills:
     def answer_count(self, key: str) -> None:
         claimed = self.typed.take()
         if claimed is None:
-            self.say(NOTHING_TYPED)
+            self.say(NOTHING_CLAIMED if isinstance(self.drill, PlayDrill) else NOTHING_TYPED)
+            return
+        if isinstance(self.drill, PlayDrill) and claimed > MAX_PLAY_SCORE:  # as the game refuses it
+            self.say(PLAY_POINTS)
             return
         self._judge(claimed)
 

@@ -62,7 +62,7 @@ from audiocrib.shell.lock import FolderLock, updating
 from audiocrib.shell.savedgame import SAVE_VERSION, SEAT, SavedTable
 from audiocrib.shell.settings import SETTING_NAMES, Settings, SettingsFile
 from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
-from audiocrib.shell.typing import NOTHING_TYPED, TypedCount, marked_count
+from audiocrib.shell.typing import NOTHING_CLAIMED, NOTHING_TYPED, TypedCount, marked_count
 from audiocrib.sound import Player as SoundPlayer
 from audiocrib.sound import SilentPlayer
 from audiocrib.speech import FallbackSpeaker, Speaker
@@ -480,6 +480,8 @@ class Session:
             lines = [f"{key_words(b.keys)}: {b.description}" for b in DRILL_KEYS[self.moment]]
         elif self.mode is Mode.GAME:
             lines = [self._prompt_text()]
+            if self.moment == "count" and self.count_clock.running:
+                lines[0] += f" {_number(self.count_clock.left()).capitalize()} seconds left to count."
             lines += [f"{key_words(b.keys)}: {b.description}" for b in own]
             if self.game is not None and self.game.rules.muggins and self.moment in ("review", "discard"):
                 lines += [f"{key_words(b.keys)}: {b.description}" for b in _TABLE if b.method == "_call_muggins"]
@@ -573,6 +575,8 @@ class Session:
             return self.drills.item_text(item)
         if item == "table setup":
             return f"Table setup: {self.setup.rules().describe()}"
+        if item == "new game" and self.elsewhere:
+            return "New game, not kept: another copy of audiocrib keeps the games in this folder"
         return item[0].upper() + item[1:]
 
     def _say_item(self, prefix: str = "") -> None:
@@ -1257,7 +1261,7 @@ class Session:
     def _claim(self, key: str) -> None:
         points = self.typed.take()
         if points is None:
-            self.say(NOTHING_TYPED)
+            self.say(NOTHING_CLAIMED if self.moment == "peg" else NOTHING_TYPED)
             return
         self.count_clock.stop()
         self._act(ClaimCount(SEAT, points))

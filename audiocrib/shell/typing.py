@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from audiocrib.words import number_words
 
-__all__ = ["NOTHING_TYPED", "TypedCount", "marked_count"]
+__all__ = ["NOTHING_CLAIMED", "NOTHING_TYPED", "TypedCount", "marked_count"]
 
 NOTHING_TYPED = "Type your count with the number keys first, then press Enter."
 """What Enter says with nothing typed."""
+NOTHING_CLAIMED = "Type the points your card made with the number keys, 0 if it made none, then press Enter."
+"""What Enter says with nothing typed when the points of a card in the play are asked for."""
 
 
 class TypedCount:
