@@ -394,3 +394,20 @@ def test_f1_during_a_timed_count_says_the_time_left() -> None:
 
     setup = TableSetup(manual_counting=True, count_timer=30, levels=("beginner",))
     run(script, setup=setup, clock=clock, seed=5)
+
+
+def test_the_pages_of_question_mark_go_when_the_game_moves_on() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await reach(table, "review")
+        said = await table.press("?")
+        assert said[0].startswith("Every key, ")
+        assert (await table.press("."))[0].startswith("At the table, always: ")
+        await table.press("enter")  # the next deal
+        stepped = [(await table.press(","))[0] for _ in range(4)]
+        pages = ("When you", "At the table", "In practice", "In the menus", "Everywhere")
+        assert not any(line.startswith(pages) for line in stepped), stepped  # the unsaid pages are gone
+        assert stepped[0].startswith("Your hand: ")  # the game's own news, newest first
+        assert stepped[2].startswith("Every key, ")  # what was said is still there
+
+    run(script, setup=TableSetup(levels=("beginner",)), seed=6)

@@ -39,7 +39,9 @@ class MessageHistory:
     def __init__(self, limit: int = LIMIT, clean: Callable[[str], str] | None = None) -> None:
         self._messages: deque[str] = deque(maxlen=limit)
         self._position: int | None = None  # None: at the newest (follows new messages)
-        self._last: str | None = None  # the last message said, which pages queued after it are not
+        self._last: str | None = None  # the last message said
+        self._pages: list[str] = []  # the rest of a long answer, unsaid, until the next message
+        self._page: int | None = None  # the page being read (None: not reading the pages)
         self._clean = clean
 
     def __len__(self) -> int:
@@ -63,6 +65,7 @@ class MessageHistory:
         self._messages.clear()
         self._messages.extend(self._kept([*messages[-(self._messages.maxlen or 0):], *kept]))
         self._position = None
+        self._pages, self._page = [], None
         if self._last is None and self._messages:
             self._last = self._messages[-1]
 
@@ -71,21 +74,26 @@ class MessageHistory:
         self._messages.extend(self._kept((message,)))
         self._position = None
         self._last = self._messages[-1]
+        self._pages, self._page = [], None
 
     def add_pages(self, pages: list[str] | tuple[str, ...]) -> None:
-        """Keep ``pages``, not yet said, after the message just said, with the reading position on that message:
-        ``.`` then reads them one by one (a long answer, such as every key, said a page at a time).
+        """Hold ``pages``, the rest of the long answer just said (every key, say), unsaid: ``.`` reads them one by
+        one from there. They are not kept among the messages: the next message lets them go, so the history keys
+        then step through the game's own news.
 
         >>> history = MessageHistory()
+        >>> history.add("Bob deals.")
         >>> history.add("Every key: the first page.")
         >>> history.add_pages(["The second page.", "The third page."])
-        >>> history.newer(), history.newer(), history.last()
-        ('The second page.', 'The third page.', 'Every key: the first page.')
+        >>> history.newer(), history.newer(), history.older(), history.older(), history.older()
+        ('The second page.', 'The third page.', 'The second page.', 'Every key: the first page.', 'Bob deals.')
+        >>> history.last()
+        'Every key: the first page.'
+        >>> history.add("Bob plays a five.")
+        >>> history.older(), history.messages
+        ('Every key: the first page.', ('Bob deals.', 'Every key: the first page.', 'Bob plays a five.'))
         """
-        if not pages:
-            return
-        self._messages.extend(self._kept(pages))
-        self._position = max(0, len(self._messages) - len(pages) - 1)
+        self._pages, self._page = list(self._kept(pages)), None
 
     def _kept(self, messages: Iterable[str]) -> Iterable[str]:
         for message in messages:
@@ -102,6 +110,9 @@ class MessageHistory:
 
     def older(self) -> str:
         """The message before the one last read (``,``)."""
+        if self._page is not None:  # back through the pages, to the message they follow
+            self._page = None if self._page == 0 else self._page - 1
+            return self._messages[-1] if self._page is None else self._pages[self._page]
         if not self._messages:
             return "There are no messages yet."
         index = self._index()
@@ -114,18 +125,26 @@ class MessageHistory:
         if not self._messages:
             return "There are no messages yet."
         index = self._index()
+        if self._pages and index >= len(self._messages) - 1:  # past the long answer's first page: its next
+            self._position = len(self._messages) - 1
+            if self._page is None or self._page < len(self._pages) - 1:
+                self._page = 0 if self._page is None else self._page + 1
+                return self._pages[self._page]
+            return self._pages[-1] + " (This is the newest message.)"
         if index >= len(self._messages) - 1:
             return self._at(len(self._messages) - 1, " (This is the newest message.)")
         return self._at(index + 1)
 
     def oldest(self) -> str:
         """The oldest message kept (``<``)."""
+        self._page = None
         if not self._messages:
             return "There are no messages yet."
         return self._at(0)
 
     def newest(self) -> str:
         """The newest message (``>``)."""
+        self._page = None
         if not self._messages:
             return "There are no messages yet."
         return self._at(len(self._messages) - 1)
