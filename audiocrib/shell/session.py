@@ -282,6 +282,10 @@ class Session:
         self.resuming = False
         """True while a saved game is being taken up again (its question is asked afresh)."""
         self.stand: tuple[object, ...] = ()
+        self.refused_at = float("-inf")
+        """When (by ``clock``) a move key was last refused as typed ahead."""
+        self.quiet_refusals = 0
+        """How many keys of a burst typed ahead were refused with the buzz alone (the first of it is said)."""
         self.told_at = float("-inf")
         """When (by ``clock``) the game last brought news: the start of the typed-ahead guard."""
         self.hurried = False
@@ -433,9 +437,13 @@ class Session:
         self.hurried = True
         bindings = self.bindings()
         if self._typed_ahead(next((b for b in bindings if key in b.keys), None)):
-            self.told_at = self.clock()  # a burst of them is refused whole
+            burst = self.clock() - self.refused_at < self.settings.typed_ahead
+            self.told_at = self.refused_at = self.clock()  # a burst of them is refused whole
             self.cue("illegal")
-            self.say(f"That {key_word(key)} came before you heard the news, so it did nothing.")
+            if burst:  # said once a burst: the buzz alone for the rest
+                self.quiet_refusals += 1
+            else:
+                self.say(f"That {key_word(key)} came before you heard the news, so it did nothing.")
             return
         if self.settings.silence_on_key:
             self.announcer.silence()
