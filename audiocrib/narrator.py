@@ -57,16 +57,17 @@ NORMAL cut down as noted):
   hand: ... , with the starter, the jack of clubs; type the total and press Enter.", and the time allowed if the
   table has a timer); BRIEF just the cards and the starter. To everyone else: "Bob is counting." (or "... the
   crib."), except at a muggins table below FULL, where the computer's own count follows at once.
-- A hand or crib shown: whose, then the count in cribbage style ("Your hand: fifteen two, fifteen four, and a
-  pair is six."). NORMAL names the cards of every hand but your own, and of every crib: in a real game each hand
-  is laid face up as it is counted and everyone at the table sees it, so hearing the cards is the only way to
-  follow (and check) the count and to learn what an opponent kept; your own hand you hold, have just played,
-  and can hear again with the hand key, so at NORMAL it is not read twice. FULL names the cards of every hand and
-  crib, with the starter. BRIEF says only whose and the total ("Bob's hand, six."). With manual counting the
+- A hand or crib shown: whose, then the count in cribbage style ("Bob's hand: ... Fifteen two, fifteen four, and
+  a pair is six."). NORMAL names the cards of every hand and crib: in a real game each hand is laid face up as it
+  is counted and everyone at the table sees it, so hearing the cards is the only way to follow (and check) the
+  count and to learn what an opponent kept; your own hand too, whose cards were played away in the play (players
+  trying the game by ear could not follow their own count without them). A hand you counted yourself is not read
+  again: its question has just named its cards. FULL names the cards of every hand and crib, with the starter.
+  BRIEF says only whose and the total ("Bob's hand, six."). With manual counting the
   claim comes first ("You said eight.", "... which is right.", or "Your time is up."), and NORMAL and FULL end
   with the true count in cribbage style ("You said eight. The hand is ten: fifteen two, ..., and a pair is
   ten."; BRIEF "The hand is ten."), and after a timeout what the counter keeps ("You peg five."). A hand of
-  nothing is "nineteen", as players say: "Your hand is nineteen: nothing." At a muggins table a computer's count
+  nothing is "nineteen", as players say: "Bob's hand: ... Nineteen: nothing." At a muggins table a computer's count
   is heard as it said it, not the truth ("Bob's hand: ... Bob counts twelve."): finding the miss is the player's
   part.
 - Points given (manual counting): "You missed two; Bob pegs them.", "Bob over-counted by one; you peg it.",
@@ -546,7 +547,9 @@ class Narrator:
         noun = "crib" if event.crib else "hand"
         whose = f"{s.possessive(event.seat, True)} {noun}"
         total = event.score.total
-        show_cards = self._full or event.crib or event.seat != self.seat
+        # your own hand's cards only when you did not count it yourself (its question has just read them)
+        show_cards = (self._full or event.crib or event.seat != self.seat
+                      or (event.claimed is None and not event.timed_out))
         cards = f"{whose}: {card_names(sorted(event.cards))}" + (
             f", with the starter, the {event.starter.name}" if self._full else "") + "."
         if event.claimed is not None and self.rules.muggins and event.seat != self.seat and not event.timed_out:

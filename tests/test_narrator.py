@@ -279,14 +279,14 @@ class TestTheShow:
         show = lines.index("The play is over.")
         assert lines[show + 1:show + 4] == [
             "Bob's hand: four of hearts, six of diamonds, seven of clubs and jack of hearts. A pair is two.",
-            "Your hand: fifteen two, fifteen four, a pair is six, a run of three is nine, and a run of three is "
-            "twelve.",
+            "Your hand: two of spades, four of spades, five of spades and six of hearts. Fifteen two, fifteen four, "
+            "a pair is six, a run of three is nine, and a run of three is twelve.",
             "Your crib: eight of clubs, eight of diamonds, ten of spades and king of clubs. A pair is two.",
         ]
         theirs = narrate(game, 1)
         show = theirs.index("The play is over.")
         assert theirs[show + 1:show + 4] == [
-            "Your hand: a pair is two.",
+            "Your hand: four of hearts, six of diamonds, seven of clubs and jack of hearts. A pair is two.",
             "Alice's hand: two of spades, four of spades, five of spades and six of hearts. Fifteen two, fifteen "
             "four, a pair is six, a run of three is nine, and a run of three is twelve.",
             "Alice's crib: eight of clubs, eight of diamonds, ten of spades and king of clubs. A pair is two.",
@@ -318,8 +318,8 @@ class TestTheShow:
         while game.phase is Phase.PLAY:
             game.apply(random_action(game, rng))
         lines = narrate(game, 0)
-        assert ("Your hand: fifteen two, fifteen four, fifteen six, fifteen eight, and a pair is ten."
-                in lines)
+        assert ("Your hand: two of diamonds, seven of hearts, eight of clubs and eight of hearts. Fifteen two, "
+                "fifteen four, fifteen six, fifteen eight, and a pair is ten." in lines)
         assert "Your hand, ten." in narrate(game, 0, Verbosity.BRIEF)
 
     def test_a_hand_of_nothing_is_nineteen(self) -> None:
@@ -329,7 +329,8 @@ class TestTheShow:
 
         starter = Card.parse("7C")
         score = score_hand(cards, starter)
-        assert narrator.tell(HandShown(0, False, cards, starter, score, 0)) == ["Your hand is nineteen: nothing."]
+        assert narrator.tell(HandShown(0, False, cards, starter, score, 0)) == [
+            "Your hand: ace of hearts, three of clubs, nine of diamonds and queen of spades. Nineteen: nothing."]
         assert narrator.tell(HandShown(1, False, cards, starter, score, 0)) == [
             "Bob's hand: ace of hearts, three of clubs, nine of diamonds and queen of spades. Nineteen: nothing."]
         narrator.verbosity = Verbosity.BRIEF
