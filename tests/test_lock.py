@@ -85,7 +85,7 @@ def test_two_copies_on_one_folder_lose_no_game_and_no_figures(tmp_path: Path) ->
         practise_one_count(second)
         assert counts_practised(tmp_path) == 1
         press(second, "enter")
-        second.wait_for("New game:", end)
+        second.wait_for("It is not kept.", end)
         cycle = ["1", "enter", "2", "enter", "3", "enter", "4", "enter", "5", "enter", "enter"]
         presses = 0
         while games_counted(tmp_path) < 1:  # the second copy's game, played to its end

@@ -585,6 +585,8 @@ class Session:
             return f"Table setup: {self.setup.rules().describe()}"
         if item == "new game" and self.elsewhere:
             return "New game, not kept: another copy of audiocrib keeps the games in this folder"
+        if item == "save and quit" and self.elsewhere:
+            return "Save and quit: this game cannot be kept here, another copy of audiocrib keeps the games"
         return item[0].upper() + item[1:]
 
     def _say_item(self, prefix: str = "") -> None:
@@ -770,7 +772,7 @@ class Session:
         setup = self.setup
         rules = setup.rules()
         game = Game(rules, setup.names(), seed=self.seed, manual_seats=(SEAT,))
-        self.say(f"New game: {setup.describe()}")
+        self.say(f"New game: {setup.describe()}" + (" It is not kept." if self.elsewhere else ""))
         self.saved = None
         self._begin(SavedTable(game, setup.levels, 0, frozenset(), -1, secrets.token_hex(8), ()))
 
