@@ -824,13 +824,11 @@ class Session:
 
         def update() -> None:  # read again, add this game, write: another copy may have added its own since
             with updating(path.parent):
-                kept = files.load(path, "statistics", STATISTICS_VERSION, Statistics.from_json, "they start afresh")
-                if kept.notice:
-                    self.say(kept.notice)
-                statistics = kept.value if kept.value is not None else Statistics()
-                if statistics.record(game, self.table, self.levels, SEAT):
-                    files.save(path, {"version": STATISTICS_VERSION, **statistics.to_json()}, readable=True)
-                self.statistics = statistics
+                notice = self._load_statistics()
+                if notice:
+                    self.say(notice)
+                if self.statistics.record(game, self.table, self.levels, SEAT):
+                    files.save(path, {"version": STATISTICS_VERSION, **self.statistics.to_json()}, readable=True)
 
         self._write("statistics", update)
 
