@@ -5,12 +5,12 @@ The rules engine (cards, scoring, rules, the game) is pure Python and imports no
 
 from __future__ import annotations
 
-from audiocrib.cards import DECK, Card, Rank, Suit, parse_cards
-from audiocrib.errors import AudiocribError, CardError, IllegalActionError, RulesError, SaveError
-from audiocrib.game import Game, Phase
-from audiocrib.rules import Rules, Variant
-from audiocrib.scoring import Score, ScoreItem, ScoreKind, score_hand, score_play
-from audiocrib.views import PlayerView
+from audiocrib.engine.cards import DECK, Card, Rank, Suit, parse_cards
+from audiocrib.engine.errors import AudiocribError, CardError, IllegalActionError, RulesError, SaveError
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.rules import Rules, Variant
+from audiocrib.engine.scoring import Score, ScoreItem, ScoreKind, score_hand, score_play
+from audiocrib.engine.views import PlayerView
 
 __all__ = [
     "DECK",

@@ -29,17 +29,17 @@ from functools import partial
 from typing import Any, NoReturn
 
 from audiocrib import __version__
-from audiocrib.arena import progress_line, run_arena
-from audiocrib.cards import Card, cards_text, parse_cards
-from audiocrib.crib import crib_value
-from audiocrib.discards import analyse
-from audiocrib.errors import AudiocribError, CardError
-from audiocrib.narrator import Verbosity
-from audiocrib.rules import Rules, Variant
-from audiocrib.scoring import score_hand
+from audiocrib.bots.arena import progress_line, run_arena
+from audiocrib.bots.crib import crib_value
+from audiocrib.bots.discards import analyse
+from audiocrib.engine.cards import Card, cards_text, parse_cards
+from audiocrib.engine.errors import AudiocribError, CardError
+from audiocrib.engine.rules import Rules, Variant
+from audiocrib.engine.scoring import score_hand
+from audiocrib.engine.tables import table_lines
 from audiocrib.speech import MODES
-from audiocrib.tables import table_lines
-from audiocrib.words import count_aloud, item_phrase
+from audiocrib.telling.narrator import Verbosity
+from audiocrib.telling.words import count_aloud, item_phrase
 
 __all__ = ["TAKES", "main"]
 

@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from audiocrib.player import drive, load_player
+from audiocrib.bots.player import drive, load_player
 from audiocrib.shell import files
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.savedgame import SAVE_VERSION, SavedTable
@@ -51,7 +51,7 @@ def figures(samples: list[float]) -> dict[str, float]:
 
 def long_session(folder: Path) -> Session:
     """A session holding a long match near its end, with a full history."""
-    from audiocrib.game import Game
+    from audiocrib.engine.game import Game
 
     setup = TableSetup(match_games=3, levels=("medium",))
     whole = drive(Game(setup.rules(), setup.names(), seed=5), [load_player("medium", seed=1),

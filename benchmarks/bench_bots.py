@@ -14,7 +14,7 @@ its decisions (each discard, each card laid when it had a choice of two ranks or
 Decisions with a single legal rank are answered without a search and are left out, so the figures are of real
 choices.
 
-``--strength``: `audiocrib.arena.run_arena` on every core for each comparison the issue asks for (each level
+``--strength``: `audiocrib.bots.arena.run_arena` on every core for each comparison the issue asks for (each level
 against the one below it over 10,000 two-player games to 121, expert against beginner, and expert against
 itself for the first dealer's edge and the points per deal), printed as each arena's own report.
 
@@ -32,11 +32,11 @@ import sys
 import time
 from typing import Any
 
-from audiocrib.actions import Discard, Go, Play
-from audiocrib.arena import progress_line, run_arena
 from audiocrib.bots import Expert
-from audiocrib.game import Game, Phase
-from audiocrib.rules import Rules, Variant
+from audiocrib.bots.arena import progress_line, run_arena
+from audiocrib.engine.actions import Discard, Go, Play
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.rules import Rules, Variant
 
 COMPARISONS: tuple[tuple[tuple[str, ...], int], ...] = (
     (("easy", "beginner"), 10_000),

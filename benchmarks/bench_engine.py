@@ -8,7 +8,7 @@ Run from the repository root::
 
 It measures, and prints as a report:
 
-1. ``tables``: wall time of ``audiocrib.tables.distribution(crib=False)`` and ``(crib=True)`` from cold caches
+1. ``tables``: wall time of ``audiocrib.engine.tables.distribution(crib=False)`` and ``(crib=True)`` from cold caches
    (both caches cleared before every repetition), best of several; and the whole command
    ``audiocrib table hands`` as a subprocess, interpreter start-up included, beside a bare ``python -c pass``.
 2. ``scoring``: microseconds per hand for ``score_hand`` (the itemised scorer) and ``scoring.rank_points``
@@ -40,12 +40,12 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from audiocrib import scoring, tables
-from audiocrib.actions import Discard, Play
-from audiocrib.cards import DECK, Card
-from audiocrib.game import Game, Phase
-from audiocrib.rules import Rules, Variant
-from audiocrib.scoring import rank_points, score_hand
+from audiocrib.engine import scoring, tables
+from audiocrib.engine.actions import Discard, Play
+from audiocrib.engine.cards import DECK, Card
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.rules import Rules, Variant
+from audiocrib.engine.scoring import rank_points, score_hand
 
 ALL_HANDS = 12_994_800
 """Four-card hands with a starter: C(52, 4) x 48."""

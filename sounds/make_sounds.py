@@ -1,4 +1,4 @@
-"""Make every sound cue of `audiocrib.cues.CUES` as a WAV file in this folder, from nothing but arithmetic.
+"""Make every sound cue of `audiocrib.telling.cues.CUES` as a WAV file in this folder, from nothing but arithmetic.
 
     python sounds/make_sounds.py          # writes sounds/*.wav (the same bytes every time)
 

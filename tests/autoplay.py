@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from audiocrib.events import CountRequested
-from audiocrib.game import Game
-from audiocrib.scoring import score_hand
+from audiocrib.engine.events import CountRequested
+from audiocrib.engine.game import Game
+from audiocrib.engine.scoring import score_hand
 from audiocrib.shell.savedgame import SavedTable
 
 SEAT = 0

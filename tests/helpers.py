@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from audiocrib.actions import Action, Discard, Go, Play
-from audiocrib.cards import DECK, Card, parse_cards
-from audiocrib.events import CutForDeal, Dealt, Event, GameStarted, PointsGiven
-from audiocrib.game import Game, Phase
-from audiocrib.rules import Rules, Variant
+from audiocrib.engine.actions import Action, Discard, Go, Play
+from audiocrib.engine.cards import DECK, Card, parse_cards
+from audiocrib.engine.events import CutForDeal, Dealt, Event, GameStarted, PointsGiven
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.rules import Rules, Variant
 
 TABLES: tuple[Rules, ...] = (
     Rules(),
@@ -82,7 +82,7 @@ def stacked(
 
 def start_play(game: Game, discards: Sequence[str], starter: str) -> Game:
     """Lay away ``discards`` (one string per seat, "" for none) and force the starter."""
-    from audiocrib.events import StarterCut
+    from audiocrib.engine.events import StarterCut
 
     for seat, cards in enumerate(discards):
         if cards:

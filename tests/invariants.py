@@ -20,9 +20,9 @@ from functools import cache
 from itertools import combinations
 from typing import Any, NoReturn
 
-from audiocrib.cards import DECK, Card, Rank
-from audiocrib.errors import SaveError
-from audiocrib.events import (
+from audiocrib.engine.cards import DECK, Card, Rank
+from audiocrib.engine.errors import SaveError
+from audiocrib.engine.events import (
     CountRequested,
     CutForDeal,
     Dealt,
@@ -44,9 +44,9 @@ from audiocrib.events import (
     StarterCut,
     ThreeForLast,
 )
-from audiocrib.game import MAX_PLAY_SCORE, Game
-from audiocrib.rules import Rules, Variant
-from audiocrib.scoring import MAX_SCORE, Score, score_hand, score_play
+from audiocrib.engine.game import MAX_PLAY_SCORE, Game
+from audiocrib.engine.rules import Rules, Variant
+from audiocrib.engine.scoring import MAX_SCORE, Score, score_hand, score_play
 
 __all__ = [
     "SPEC_SHAPES", "check_game", "check_view", "check_views", "expected_game_points", "hand_points", "peg_points",
@@ -74,9 +74,9 @@ _DECK = frozenset(DECK)
 def peg_points(series: Iterable[Card]) -> int:
     """What the last card of ``series`` (the current series, in order) pegs: fifteen 2, thirty-one 2, the last 2,
     3 or 4 cards of one rank 2, 6 or 12, the longest run of the last k >= 3 cards k. Written from rules.md, apart
-    from `audiocrib.scoring.score_play`, so the two check each other.
+    from `audiocrib.engine.scoring.score_play`, so the two check each other.
 
-    >>> from audiocrib.cards import parse_cards
+    >>> from audiocrib.engine.cards import parse_cards
     >>> peg_points(parse_cards("9S 6H 8D 7C")), peg_points(parse_cards("8S 7H 7D 6C")), peg_points(parse_cards("5H 5S"))
     (4, 0, 2)
     """
@@ -115,9 +115,9 @@ def _rank_points(ranks: tuple[int, ...]) -> int:
 
 def hand_points(cards: Iterable[Card], starter: Card, crib: bool) -> int:
     """A hand's (or with ``crib`` a crib's) count with the starter, written from rules.md's show apart from
-    `audiocrib.scoring.score_hand`, so the two check each other.
+    `audiocrib.engine.scoring.score_hand`, so the two check each other.
 
-    >>> from audiocrib.cards import parse_cards
+    >>> from audiocrib.engine.cards import parse_cards
     >>> hand_points(parse_cards("5H 5D 5S JC"), Card.parse("5C"), False)
     29
     >>> hand = parse_cards("5H 6H 7H 8H")  # two fifteens, a run of four and a flush in a hand, not in a crib

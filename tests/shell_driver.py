@@ -172,8 +172,8 @@ async def play_to_the_end(table: Table, limit: int = 2000) -> None:
         elif moment == "count":
             game = table.session.game
             assert game is not None
-            from audiocrib.events import CountRequested
-            from audiocrib.scoring import score_hand
+            from audiocrib.engine.events import CountRequested
+            from audiocrib.engine.scoring import score_hand
 
             asked = next(e for e in reversed(game.events) if isinstance(e, CountRequested))
             assert asked.seat == SEAT

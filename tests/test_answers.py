@@ -1,4 +1,4 @@
-"""One-key answers from a player's view, in every phase they apply to and outside it (audiocrib/answers.py)."""
+"""One-key answers from a player's view, in every phase they apply to and outside it (audiocrib/telling/answers.py)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import re
 
 import pytest
 
-from audiocrib import answers
-from audiocrib.actions import ClaimCount, Discard, Go
-from audiocrib.cards import Card, parse_cards
-from audiocrib.game import Game, Phase
-from audiocrib.player import next_action
-from audiocrib.rules import Rules
-from audiocrib.views import PlayerView
-from audiocrib.words import number_words
+from audiocrib.bots.player import next_action
+from audiocrib.engine.actions import ClaimCount, Discard, Go
+from audiocrib.engine.cards import Card, parse_cards
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.views import PlayerView
+from audiocrib.telling import answers
 from tests.helpers import TABLES, plays, random_action, stacked, start_play
 from tests.test_narrator import BGA, NAMES, _bots, assert_names_none_of, assert_spoken, hidden_from
 
@@ -292,7 +292,7 @@ class TestMatchOver:
         assert answers.scores(alice) == "You have one hundred twenty-one and won the game; Bob has thirty."
 
     def test_a_match_of_several_games(self) -> None:
-        from audiocrib.player import drive
+        from audiocrib.bots.player import drive
 
         rules = Rules(match_games=3)
         game = drive(Game(rules, names=NAMES[:2], seed=4), _bots(rules))
@@ -337,8 +337,8 @@ def test_playing_again_after_your_own_card_says_who_has_no_cards_left() -> None:
     """Nothing else tells you why it is your turn again when the others have run out of cards."""
     import random
 
-    from audiocrib.game import Game, Phase
-    from audiocrib.rules import Rules
+    from audiocrib.engine.game import Game, Phase
+    from audiocrib.engine.rules import Rules
     from tests.helpers import random_action
 
     found = {2: 0, 3: 0}

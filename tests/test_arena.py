@@ -8,9 +8,9 @@ import sys
 import pytest
 
 from audiocrib import Game, Rules
-from audiocrib.arena import ArenaResult, play_game, player_seed, run_arena, seat_players, wilson
-from audiocrib.events import Dealt
-from audiocrib.rules import Variant
+from audiocrib.bots.arena import ArenaResult, play_game, player_seed, run_arena, seat_players, wilson
+from audiocrib.engine.events import Dealt
+from audiocrib.engine.rules import Variant
 
 
 def test_the_same_seed_gives_the_same_result_with_one_process_or_several() -> None:
@@ -49,7 +49,7 @@ def test_every_complete_deal_is_tallied_by_role_and_part() -> None:
     rules = Rules()
     record = play_game(["medium", "easy"], rules, 3, turn=0)
     game = Game(rules, seed=3)
-    from audiocrib.player import drive, load_player
+    from audiocrib.bots.player import drive, load_player
 
     drive(game, [load_player("medium", seed=player_seed(3, 0, 0)), load_player("easy", seed=player_seed(3, 0, 1))])
     last_deal = max(i for i, e in enumerate(game.events) if isinstance(e, Dealt))
@@ -91,7 +91,7 @@ def test_the_wilson_interval() -> None:
 
 def test_bad_arenas_are_refused() -> None:
     from audiocrib import RulesError
-    from audiocrib.player import PlayerError
+    from audiocrib.bots.player import PlayerError
 
     with pytest.raises(PlayerError, match="two or more different players"):
         run_arena(["easy", "easy"], games=2)

@@ -9,10 +9,10 @@ import pytest
 
 from audiocrib import DECK, Card, Game, IllegalActionError, Rules, parse_cards, score_hand
 from audiocrib.bots import LEVELS, Beginner, Easy
-from audiocrib.discards import analyse, points_without_starter
-from audiocrib.events import GameWon, HandShown, PointsGiven
-from audiocrib.player import Player, PlayerError, drive, load_player
-from audiocrib.views import PlayerView
+from audiocrib.bots.discards import analyse, points_without_starter
+from audiocrib.bots.player import Player, PlayerError, drive, load_player
+from audiocrib.engine.events import GameWon, HandShown, PointsGiven
+from audiocrib.engine.views import PlayerView
 from tests.helpers import TABLES
 
 
@@ -110,7 +110,7 @@ def test_loading_players_by_name() -> None:
 
 class TestEasy:
     def test_takes_the_points_in_front_of_it(self) -> None:
-        from audiocrib.actions import Play
+        from audiocrib.engine.actions import Play
         from tests.helpers import stacked, start_play
 
         game = stacked(["7C 2S 9S KH QS JS", "8H 2C 3C 9D 4D 5D"], dealer=1)
@@ -121,7 +121,7 @@ class TestEasy:
             assert Easy(seed=seed).play(game.view(1)) == Card.parse("8H")  # fifteen two; nothing else scores
 
     def test_prefers_thirty_one_and_a_run(self) -> None:
-        from audiocrib.actions import Play
+        from audiocrib.engine.actions import Play
         from tests.helpers import stacked, start_play
 
         game = stacked(["7C 7S 9D KH QS JS", "7D 8H 2C 3C 4D 5D"], dealer=0)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from audiocrib import answers
-from audiocrib.narrator import Verbosity
+from audiocrib.engine.numbers import number_words
 from audiocrib.shell.settings import Settings
 from audiocrib.shell.tablesetup import TableSetup
-from audiocrib.sound import SilentPlayer
-from audiocrib.words import number_words
+from audiocrib.sound.player import SilentPlayer
+from audiocrib.telling import answers
+from audiocrib.telling.narrator import Verbosity
 from tests.shell_driver import FakeClock, Table, lay_away_first, run
 from tests.test_shell import reach
 
@@ -285,7 +285,7 @@ def test_enter_pressed_again_and_again_to_hurry_the_computer_never_plays_a_card(
 
 
 def test_digits_left_from_a_count_whose_time_ran_out_do_not_join_the_next_claim() -> None:
-    from audiocrib.events import CountRequested
+    from audiocrib.engine.events import CountRequested
 
     clock = FakeClock()
 
@@ -328,7 +328,7 @@ def test_the_statistics_are_read_afresh_when_asked_for(tmp_path: Path) -> None:
     """Another copy of audiocrib on the same folder may have added a game since this one started."""
     import json
 
-    from audiocrib.statistics import Statistics, Tally
+    from audiocrib.progress.statistics import Statistics, Tally
 
     async def script(table: Table) -> None:
         assert (await table.press("down", "down", "down", "enter"))[-2] == "No games finished yet."
@@ -363,7 +363,7 @@ def test_a_double_enter_on_abandon_asks_and_does_not_abandon_unheard(tmp_path: P
 
 
 def test_the_play_drill_refuses_points_no_card_can_make_as_the_game_does() -> None:
-    from audiocrib.game import PLAY_POINTS
+    from audiocrib.engine.game import PLAY_POINTS
 
     async def script(table: Table) -> None:
         await table.press("down", "down", "enter")  # practice

@@ -10,11 +10,11 @@ import random
 
 import pytest
 
-from audiocrib.actions import ClaimCount, CountTimeout
-from audiocrib.events import CountRequested, GameWon, HandShown, PointsGiven
-from audiocrib.game import Game, Phase
-from audiocrib.rules import Rules
-from audiocrib.scoring import score_hand
+from audiocrib.engine.actions import ClaimCount, CountTimeout
+from audiocrib.engine.events import CountRequested, GameWon, HandShown, PointsGiven
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.scoring import score_hand
 from tests.helpers import random_action, stacked, start_play
 
 TABLES = {

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from audiocrib import DECK, Card, parse_cards
-from audiocrib.crib import crib_average, crib_class, crib_table, crib_value
+from audiocrib.bots.crib import crib_average, crib_class, crib_table, crib_value
 
 # reference-figures.md, "Crib values of a discard": (dealer's table, pone's table) from Hessel.
 HESSEL = {"5-5": (8.95, 9.39), "5-J": (7.04, 7.75), "2-3": (6.97, 7.34), "T-K": (2.86, 3.99)}
@@ -66,7 +66,7 @@ def test_one_card_values_agree_with_fresh_sampling(rank: str, size: int) -> None
     import random
     import statistics
 
-    from audiocrib.discards import hand_points
+    from audiocrib.bots.discards import hand_points
 
     card = Card.parse(rank + "D")
     rest = [c for c in DECK if c != card]

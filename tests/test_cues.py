@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from audiocrib.bots import Beginner
-from audiocrib.cards import parse_cards
-from audiocrib.cues import CUES, cues_for
-from audiocrib.events import EVENT_TYPES, GameWon, HisHeels, MugginsCalled, Played, PointsGiven
-from audiocrib.game import Game
-from audiocrib.player import drive
-from audiocrib.rules import Rules, Variant
-from audiocrib.scoring import score_play
+from audiocrib.bots.player import drive
+from audiocrib.engine.cards import parse_cards
+from audiocrib.engine.events import EVENT_TYPES, GameWon, HisHeels, MugginsCalled, Played, PointsGiven
+from audiocrib.engine.game import Game
+from audiocrib.engine.rules import Rules, Variant
+from audiocrib.engine.scoring import score_play
+from audiocrib.telling.cues import CUES, cues_for
 
 SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
 

@@ -9,18 +9,18 @@ from functools import partial
 import pytest
 
 from audiocrib import DECK, Card, Game, Rules, parse_cards
-from audiocrib.actions import Discard, Play
 from audiocrib.bots import Expert, Medium
+from audiocrib.bots.crib import crib_value
+from audiocrib.bots.discards import analyse, hand_points
 from audiocrib.bots.expert import _go_floors
 from audiocrib.bots.pegging import PlaySearch, peg_points
-from audiocrib.crib import crib_value
-from audiocrib.discards import analyse, hand_points
-from audiocrib.events import LastCard, Played
-from audiocrib.game import Phase
-from audiocrib.player import drive
-from audiocrib.rules import Variant
-from audiocrib.scoring import score_play
-from audiocrib.views import PlayerView
+from audiocrib.bots.player import drive
+from audiocrib.engine.actions import Discard, Play
+from audiocrib.engine.events import LastCard, Played
+from audiocrib.engine.game import Phase
+from audiocrib.engine.rules import Variant
+from audiocrib.engine.scoring import score_play
+from audiocrib.engine.views import PlayerView
 from tests.helpers import plays, stacked, start_play
 
 
@@ -182,7 +182,7 @@ class TestDiscards:
 
 
 def test_counting_mistakes_are_short_counts_at_the_given_rate_and_never_change_the_play() -> None:
-    from audiocrib.events import Discarded, HandShown
+    from audiocrib.engine.events import Discarded, HandShown
 
     def first_deal(rate: float) -> tuple[object, ...]:
         game = Game(Rules(manual_counting=True), seed=11, manual_seats=[0, 1])

@@ -22,16 +22,16 @@ from typing import Any
 
 import pytest
 
-from audiocrib.game import Game
-from audiocrib.rules import Rules
+from audiocrib.engine.game import Game
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules
+from audiocrib.progress.statistics import Statistics
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.history import LINE_LIMIT
 from audiocrib.shell.main import Folders, open_session
 from audiocrib.shell.savedgame import SavedTable
 from audiocrib.shell.session import Session
 from audiocrib.speech import RecordingSpeaker, TranscriptSpeaker
-from audiocrib.statistics import Statistics
-from audiocrib.words import number_words
 from tests.test_keeping import FALLBACK, WHAT, _valid
 from tests.test_kill import Program
 

@@ -44,10 +44,10 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPress
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import DummyOutput
 
-from audiocrib.events import CountRequested
-from audiocrib.game import Game
-from audiocrib.rules import Variant
-from audiocrib.scoring import score_hand
+from audiocrib.engine.events import CountRequested
+from audiocrib.engine.game import Game
+from audiocrib.engine.rules import Variant
+from audiocrib.engine.scoring import score_hand
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.app import KEY_NAMES, run_session
 from audiocrib.shell.drills import DRILL_KEYS

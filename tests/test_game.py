@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audiocrib import DECK, Card, IllegalActionError, RulesError, SaveError, parse_cards
-from audiocrib.actions import ClaimCount, CountTimeout, Discard, Go, Play
-from audiocrib.events import (
+from audiocrib.engine.actions import ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.engine.events import (
     CutForDeal,
     Dealt,
     Discarded,
@@ -32,9 +32,9 @@ from audiocrib.events import (
     StarterCut,
     ThreeForLast,
 )
-from audiocrib.game import Game, Phase
-from audiocrib.rules import Rules, Variant
-from audiocrib.words import number_words
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules, Variant
 from tests.helpers import TABLES, play_out, plays, random_action, stacked, start_play
 
 

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audiocrib import Card, Game, IllegalActionError, Rules, parse_cards
-from audiocrib.actions import ACTION_TYPES, Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
-from audiocrib.cards import Rank, Suit
-from audiocrib.game import Phase
+from audiocrib.engine.actions import ACTION_TYPES, Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.engine.cards import Rank, Suit
+from audiocrib.engine.game import Phase
 from tests.helpers import play_out, random_action, stacked, start_play
 
 HANDS = ["5S 4S 2S 8D 6H 8C", "TS 6D JH 4H KC 7C"]

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from audiocrib.game import Game
-from audiocrib.practice import PracticeRecord
+from audiocrib.engine.game import Game
+from audiocrib.progress.practice import PracticeRecord
+from audiocrib.progress.statistics import Statistics
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.main import Folders, open_session
 from audiocrib.shell.savedgame import SAVE_VERSION
@@ -26,7 +27,6 @@ from audiocrib.shell.session import Session
 from audiocrib.shell.settings import Settings, SettingsFile
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.speech import RecordingSpeaker
-from audiocrib.statistics import Statistics
 from tests.autoplay import keys_for, read_save
 from tests.shell_driver import Table, run
 

@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from audiocrib.game import Game
+from audiocrib.engine.game import Game
 from audiocrib.shell.savedgame import SavedTable
 from audiocrib.shell.settings import Settings, SettingsFile
 from audiocrib.shell.tablesetup import TableSetup

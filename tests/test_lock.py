@@ -13,8 +13,8 @@ import json
 import time
 from pathlib import Path
 
-from audiocrib.practice import PracticeRecord
-from audiocrib.rules import Variant
+from audiocrib.engine.rules import Variant
+from audiocrib.progress.practice import PracticeRecord
 from audiocrib.shell.drills import Drills
 from audiocrib.shell.settings import Settings, SettingsFile
 from audiocrib.shell.tablesetup import TableSetup

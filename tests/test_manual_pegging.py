@@ -15,21 +15,21 @@ from pathlib import Path
 
 import pytest
 
-from audiocrib import answers
-from audiocrib.actions import ClaimCount, CountTimeout, Go, Play
-from audiocrib.cards import Card
-from audiocrib.cues import cues_for
-from audiocrib.errors import IllegalActionError
-from audiocrib.events import GameWon, HandShown, LastCard, PlayClaimed, Played, PointsGiven
-from audiocrib.game import MAX_PLAY_SCORE, Game, Phase
-from audiocrib.narrator import Narrator, Verbosity, play_aloud
-from audiocrib.practice import PlayDrill, PracticeRecord, judge_count, play_drill
-from audiocrib.rules import Rules
-from audiocrib.scoring import Score, ScoreKind, score_play
+from audiocrib.engine.actions import ClaimCount, CountTimeout, Go, Play
+from audiocrib.engine.cards import Card
+from audiocrib.engine.errors import IllegalActionError
+from audiocrib.engine.events import GameWon, HandShown, LastCard, PlayClaimed, Played, PointsGiven
+from audiocrib.engine.game import MAX_PLAY_SCORE, Game, Phase
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.scoring import Score, ScoreKind, score_play
+from audiocrib.progress.practice import PlayDrill, PracticeRecord, judge_count, play_drill
 from audiocrib.shell.savedgame import SEAT
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.shell.typing import NOTHING_CLAIMED
-from audiocrib.words import number_words
+from audiocrib.telling import answers
+from audiocrib.telling.cues import cues_for
+from audiocrib.telling.narrator import Narrator, Verbosity, play_aloud
 from tests.helpers import TABLES, plays, stacked, start_play
 from tests.invariants import check_game, check_view, peg_points
 from tests.shell_driver import Table, lay_away_first, run
@@ -263,7 +263,7 @@ class TestKeeping:
         assert loaded.state_key() == game.state_key() and not loaded.rules.manual_pegging
 
     def test_the_flag_is_checked_like_the_others(self) -> None:
-        from audiocrib.errors import RulesError
+        from audiocrib.engine.errors import RulesError
 
         with pytest.raises(RulesError, match=re.escape("The setting manual pegging must be true or false.")):
             Rules(manual_pegging="yes")  # type: ignore[arg-type]
@@ -302,12 +302,12 @@ def _any_move(game: Game, rng: random.Random) -> ClaimCount | Play | Go:
         return ClaimCount(seat, max(0, min(MAX_PLAY_SCORE, true + rng.choice((0, 0, 0, -1, -2, 1, 3)))))
     if game.phase is Phase.COUNT:
         from audiocrib.bots.base import hand_being_counted
-        from audiocrib.scoring import score_hand
+        from audiocrib.engine.scoring import score_hand
 
         cards, starter, crib = hand_being_counted(view)
         return ClaimCount(seat, max(0, score_hand(cards, starter, crib).total + rng.choice((0, 0, -2, 1))))
     if game.phase is Phase.DISCARD:
-        from audiocrib.actions import Discard
+        from audiocrib.engine.actions import Discard
 
         return Discard(seat, tuple(rng.sample(view.hand, view.must_discard)))  # type: ignore[return-value]
     if not view.playable:

@@ -24,9 +24,9 @@ from itertools import combinations, combinations_with_replacement, product
 import pytest
 
 from audiocrib import Card, ScoreKind, Suit, parse_cards, score_hand
-from audiocrib.cards import Rank
-from audiocrib.scoring import HAND_SIZES, MAX_SCORE, rank_points
-from audiocrib.tables import distribution
+from audiocrib.engine.cards import Rank
+from audiocrib.engine.scoring import HAND_SIZES, MAX_SCORE, rank_points
+from audiocrib.engine.tables import distribution
 
 
 def rank_multisets(size: int) -> Iterator[tuple[int, ...]]:

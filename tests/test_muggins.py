@@ -10,15 +10,16 @@ import random
 
 import pytest
 
-from audiocrib.actions import CallMuggins, ClaimCount, Discard
 from audiocrib.bots import Beginner
-from audiocrib.errors import IllegalActionError, RulesError
-from audiocrib.events import CountRequested, GameWon, HandShown, MugginsCalled, PointsGiven
-from audiocrib.game import Game, Phase
-from audiocrib.player import drive
-from audiocrib.rules import Rules
-from audiocrib.scoring import score_hand
-from audiocrib.words import count_aloud, number_words
+from audiocrib.bots.player import drive
+from audiocrib.engine.actions import CallMuggins, ClaimCount, Discard
+from audiocrib.engine.errors import IllegalActionError, RulesError
+from audiocrib.engine.events import CountRequested, GameWon, HandShown, MugginsCalled, PointsGiven
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.scoring import score_hand
+from audiocrib.telling.words import count_aloud
 from tests.helpers import random_action, stacked, start_play
 
 HANDS = ["7H 8H 8C 2D QS KS", "AC 3C 9D TD 4S 6S"]
@@ -218,7 +219,7 @@ def test_bots_with_counting_mistakes_play_whole_muggins_games() -> None:
 
 
 def narrate(game: Game, verbosity: str = "normal") -> list[str]:
-    from audiocrib.narrator import Narrator, Verbosity
+    from audiocrib.telling.narrator import Narrator, Verbosity
 
     return Narrator(("You", "Bob"), game.rules, 0, Verbosity(verbosity)).tell_all(game.view(0).events)
 

@@ -1,4 +1,4 @@
-"""The narrator: real event logs, as one seat sees them, turned into sentences (audiocrib/narrator.py)."""
+"""The narrator: real event logs, as one seat sees them, turned into sentences (audiocrib/telling/narrator.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-from audiocrib.actions import ClaimCount, CountTimeout
 from audiocrib.bots import Beginner, Easy, Medium
 from audiocrib.bots.base import Bot
-from audiocrib.cards import Card, parse_cards
-from audiocrib.events import (
+from audiocrib.bots.player import drive
+from audiocrib.engine.actions import ClaimCount, CountTimeout
+from audiocrib.engine.cards import Card, parse_cards
+from audiocrib.engine.events import (
     CountRequested,
     CutForDeal,
     Dealt,
@@ -33,12 +34,11 @@ from audiocrib.events import (
     StarterCut,
     ThreeForLast,
 )
-from audiocrib.game import Game, Phase
-from audiocrib.narrator import Narrator, Verbosity, play_points
-from audiocrib.player import drive
-from audiocrib.rules import Rules, Variant
-from audiocrib.scoring import score_play
-from audiocrib.words import number_words
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules, Variant
+from audiocrib.engine.scoring import score_play
+from audiocrib.telling.narrator import Narrator, Verbosity, play_points
 from tests.helpers import TABLES, plays, random_action, stacked, start_play
 
 NAMES = ("Ann", "Bob", "Carol", "Dave", "Eve", "Frank")
@@ -325,7 +325,7 @@ class TestTheShow:
     def test_a_hand_of_nothing_is_nineteen(self) -> None:
         narrator = Narrator(NAMES[:2], Rules(), 0)
         cards = parse_cards("AH 3C 9D QS")
-        from audiocrib.scoring import score_hand
+        from audiocrib.engine.scoring import score_hand
 
         starter = Card.parse("7C")
         score = score_hand(cards, starter)

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from audiocrib import Card, Game, Rules
-from audiocrib.actions import Play
 from audiocrib.bots import LEVELS, Beginner
 from audiocrib.bots.base import points_now, winning_card
-from audiocrib.events import GameWon, HandShown
-from audiocrib.game import Phase
+from audiocrib.engine.actions import Play
+from audiocrib.engine.events import GameWon, HandShown
+from audiocrib.engine.game import Phase
 from tests.helpers import TABLES, plays, random_action, stacked, start_play
 
 SENSIBLE = [level for level, cls in LEVELS.items() if cls.takes_the_game]

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from audiocrib.cards import Card, parse_cards
-from audiocrib.practice import (
+from audiocrib.engine.cards import Card, parse_cards
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.scoring import ScoreKind, score_hand
+from audiocrib.progress.practice import (
     CountDrill,
     DiscardDrill,
     PracticeRecord,
@@ -20,8 +22,7 @@ from audiocrib.practice import (
     judge_discard,
     missed_items,
 )
-from audiocrib.scoring import ScoreKind, score_hand
-from audiocrib.words import count_aloud, number_words
+from audiocrib.telling.words import count_aloud
 from tests.shell_driver import FakeClock, Table, run
 
 ISSUE_HAND = CountDrill(parse_cards("2D 7H 8C 8H"), Card.parse("5S"), crib=False)  # ten

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audiocrib import DECK, Card, CardError, ScoreKind, parse_cards, score_hand, score_play
-from audiocrib.scoring import rank_points
-from audiocrib.tables import distribution, mean, pattern_distribution, table_lines
+from audiocrib.engine.scoring import rank_points
+from audiocrib.engine.tables import distribution, mean, pattern_distribution, table_lines
 
 # reference-figures.md: "Every four-card hand with a starter", hand and crib columns.
 REFERENCE_HANDS = (

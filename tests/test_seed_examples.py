@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 import pytest
 
 from audiocrib import Card, ScoreKind, parse_cards, score_hand, score_play
-from audiocrib.actions import Discard, Play
-from audiocrib.cards import DECK
-from audiocrib.events import (
+from audiocrib.engine.actions import Discard, Play
+from audiocrib.engine.cards import DECK
+from audiocrib.engine.events import (
     CutForDeal,
     Dealt,
     Discarded,
@@ -43,9 +43,9 @@ from audiocrib.events import (
     StarterCut,
     ThreeForLast,
 )
-from audiocrib.game import Game, Phase
-from audiocrib.rules import Rules, Variant
-from audiocrib.scoring import Score, rank_points
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.rules import Rules, Variant
+from audiocrib.engine.scoring import Score, rank_points
 
 FIFTEEN = ScoreKind.FIFTEEN
 PAIR = ScoreKind.PAIR

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from audiocrib import answers
-from audiocrib.actions import Play
-from audiocrib.errors import IllegalActionError
-from audiocrib.events import GameWon, HandShown, MatchWon
-from audiocrib.game import Phase
-from audiocrib.rules import Variant
+from audiocrib.engine.actions import Play
+from audiocrib.engine.errors import IllegalActionError
+from audiocrib.engine.events import GameWon, HandShown, MatchWon
+from audiocrib.engine.game import Phase
+from audiocrib.engine.rules import Variant
 from audiocrib.shell.session import SEAT, WELCOME
 from audiocrib.shell.settings import Settings
 from audiocrib.shell.tablesetup import TableSetup
-from audiocrib.words import count_aloud
+from audiocrib.telling import answers
+from audiocrib.telling.words import count_aloud
 from tests.shell_driver import (
     FakeClock,
     Table,
@@ -236,7 +236,7 @@ def test_arrows_walk_the_hand_and_digits_pick_by_position() -> None:
 
 
 def _words(n: int) -> str:
-    from audiocrib.words import number_words
+    from audiocrib.engine.numbers import number_words
 
     return number_words(n)
 
@@ -572,7 +572,7 @@ def test_the_counting_clock_stops_while_the_game_menu_is_open() -> None:
 
 
 def test_muggins_right_and_wrong_from_the_pause_after_the_show() -> None:
-    from audiocrib.events import MugginsCalled, PlayEnded
+    from audiocrib.engine.events import MugginsCalled, PlayEnded
 
     done = {"right": False, "wrong": False}
 
@@ -686,7 +686,7 @@ def test_sound_cues_go_with_the_game_and_f2_turns_them_off() -> None:
 
 
 def test_at_brief_with_sounds_for_words_go_and_last_are_heard_as_sounds_alone() -> None:
-    from audiocrib.narrator import Verbosity
+    from audiocrib.telling.narrator import Verbosity
     from tests.shell_driver import RecordingPlayer
 
     player = RecordingPlayer()
@@ -709,7 +709,7 @@ def test_at_brief_with_sounds_for_words_go_and_last_are_heard_as_sounds_alone() 
 
 
 def test_the_sound_test_plays_each_cue_with_its_name() -> None:
-    from audiocrib.cues import CUES
+    from audiocrib.telling.cues import CUES
     from tests.shell_driver import RecordingPlayer
 
     player = RecordingPlayer()

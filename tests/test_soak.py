@@ -24,9 +24,10 @@ from typing import TypeVar
 
 import pytest
 
-from audiocrib.actions import Action, CallMuggins, ClaimCount, CountTimeout
 from audiocrib.bots.base import hand_being_counted
-from audiocrib.events import (
+from audiocrib.bots.player import Player, load_player, next_action
+from audiocrib.engine.actions import Action, CallMuggins, ClaimCount, CountTimeout
+from audiocrib.engine.events import (
     Dealt,
     Discarded,
     Event,
@@ -39,10 +40,9 @@ from audiocrib.events import (
     SaidGo,
     StarterCut,
 )
-from audiocrib.game import MAX_PLAY_SCORE, Game, Phase
-from audiocrib.player import Player, load_player, next_action
-from audiocrib.rules import Rules, Variant
-from audiocrib.scoring import MAX_SCORE, Score, ScoreItem, ScoreKind, score_hand, score_play
+from audiocrib.engine.game import MAX_PLAY_SCORE, Game, Phase
+from audiocrib.engine.rules import Rules, Variant
+from audiocrib.engine.scoring import MAX_SCORE, Score, ScoreItem, ScoreKind, score_hand, score_play
 from tests.helpers import TABLES
 from tests.invariants import check_game, check_view, check_views
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import miniaudio
 import pytest
 
-from audiocrib.cues import CUES
-from audiocrib.sound import SOUNDS, CuePlayer, Mixer, SilentPlayer, SoundUnavailable, load_cues, open_player
+from audiocrib.sound.player import SOUNDS, CuePlayer, Mixer, SilentPlayer, SoundUnavailable, load_cues, open_player
+from audiocrib.telling.cues import CUES
 
 
 def test_the_mixer_sums_cues_at_their_volume_clips_and_mutes() -> None:
@@ -130,7 +130,7 @@ def test_a_damaged_sound_file_means_a_silent_game_and_one_sentence(damage: str, 
     expected = "The sound pair.wav is missing or damaged; the game goes on without sounds."
     if damage == "no permission":  # root reads anything: run without that power
         powerless = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"] if os.geteuid() == 0 else []
-        child = ("import sys, miniaudio; from pathlib import Path; from audiocrib.sound import open_player;"
+        child = ("import sys, miniaudio; from pathlib import Path; from audiocrib.sound.player import open_player;"
                  "print(open_player(Path(sys.argv[1]), backends=[miniaudio.Backend.NULL])[1])")
         done = subprocess.run([*powerless, sys.executable, "-c", child, str(tmp_path)], capture_output=True,
                               text=True, timeout=60)

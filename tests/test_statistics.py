@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from audiocrib.statistics import Statistics, Tally
+from audiocrib.progress.statistics import Statistics, Tally
 
 
 def test_a_lurch_is_a_skunk_not_a_double_and_the_words_say_who_was_skunked() -> None:

@@ -1,4 +1,4 @@
-"""Computer players, from beginner to expert. Each works from its own view only (see `audiocrib.player`)."""
+"""Computer players, from beginner to expert. Each works from its own view only (see `audiocrib.bots.player`)."""
 
 from __future__ import annotations
 

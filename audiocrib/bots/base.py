@@ -1,8 +1,8 @@
 """What every computer player shares: a seeded random source, and counting a hand (correctly, unless asked to slip).
 
 >>> from audiocrib import Game, Rules
->>> from audiocrib.player import drive
->>> from audiocrib.events import HandShown
+>>> from audiocrib.bots.player import drive
+>>> from audiocrib.engine.events import HandShown
 >>> from audiocrib.bots import Medium
 >>> game = Game(Rules(manual_counting=True), seed=4, manual_seats=[0, 1])
 >>> players = [Medium(seed=1, count_mistakes=0.5), Medium(seed=2)]
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import random
 
-from audiocrib.cards import Card
-from audiocrib.scoring import score_hand, score_play
-from audiocrib.views import PlayerView
+from audiocrib.engine.cards import Card
+from audiocrib.engine.scoring import score_hand, score_play
+from audiocrib.engine.views import PlayerView
 
 __all__ = ["Bot", "hand_being_counted", "points_now", "winning_card"]
 

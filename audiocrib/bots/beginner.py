@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from audiocrib.bots.base import Bot
-from audiocrib.cards import Card
-from audiocrib.views import PlayerView
+from audiocrib.engine.cards import Card
+from audiocrib.engine.views import PlayerView
 
 __all__ = ["Beginner"]
 

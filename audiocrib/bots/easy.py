@@ -5,10 +5,10 @@ from __future__ import annotations
 from itertools import combinations
 
 from audiocrib.bots.base import Bot
-from audiocrib.cards import Card
-from audiocrib.discards import points_without_starter
-from audiocrib.scoring import score_play
-from audiocrib.views import PlayerView
+from audiocrib.bots.discards import points_without_starter
+from audiocrib.engine.cards import Card
+from audiocrib.engine.scoring import score_play
+from audiocrib.engine.views import PlayerView
 
 __all__ = ["Easy"]
 

@@ -2,7 +2,7 @@
 
 Laying away: every choice is valued exactly over every starter it has not seen, as its expected hand plus the
 expected crib when the crib is its side's (its own or its partner's) and minus it when the crib is another side's
-(`audiocrib.crib` has the crib values and how they were computed). When the game is close to its end the expert
+(`audiocrib.bots.crib` has the crib values and how they were computed). When the game is close to its end the expert
 weighs the chance that the hand alone brings it home instead.
 
 Pegging: the cards it has not seen are dealt to the other players many times over ("worlds"), each world weighted
@@ -15,7 +15,7 @@ its chance of winning (the show's order, the hands and the crib, see `audiocrib.
 
 >>> from audiocrib import Game
 >>> from audiocrib.bots import Medium
->>> from audiocrib.player import drive
+>>> from audiocrib.bots.player import drive
 >>> drive(Game(seed=8), [Expert(seed=1), Medium(seed=2)]).over
 True
 """
@@ -28,13 +28,13 @@ from functools import partial
 
 from audiocrib.bots.base import Bot
 from audiocrib.bots.board import show_chance
+from audiocrib.bots.crib import crib_value
+from audiocrib.bots.discards import DiscardOption, analyse, hand_points, points_without_starter
 from audiocrib.bots.pegging import RANK_VALUE, PlaySearch
-from audiocrib.cards import DECK, Card
-from audiocrib.crib import crib_value
-from audiocrib.discards import DiscardOption, analyse, hand_points, points_without_starter
-from audiocrib.events import Dealt, Played, SaidGo, SeriesEnded
-from audiocrib.scoring import MAX_SCORE
-from audiocrib.views import PlayerView
+from audiocrib.engine.cards import DECK, Card
+from audiocrib.engine.events import Dealt, Played, SaidGo, SeriesEnded
+from audiocrib.engine.scoring import MAX_SCORE
+from audiocrib.engine.views import PlayerView
 
 __all__ = ["Expert"]
 

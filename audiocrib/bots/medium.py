@@ -9,10 +9,10 @@ when it can help it, and keeps low cards for the go.
 from __future__ import annotations
 
 from audiocrib.bots.base import Bot
-from audiocrib.cards import Card
-from audiocrib.discards import analyse
-from audiocrib.scoring import score_play
-from audiocrib.views import PlayerView
+from audiocrib.bots.discards import analyse
+from audiocrib.engine.cards import Card
+from audiocrib.engine.scoring import score_play
+from audiocrib.engine.views import PlayerView
 
 __all__ = ["Medium", "peg_heuristic"]
 

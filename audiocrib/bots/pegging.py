@@ -2,7 +2,7 @@
 
 Pegging depends only on ranks (suits never score in the play), so the search works on ranks 1 (ace) to 13
 (king). Each seat holds a tuple of ranks; the seat to move lays one of its ranks that fits under 31, or says go
-when none fits, exactly as `audiocrib.game` does: the player who laid the last card takes one for last unless the
+when none fits, exactly as `audiocrib.engine.game` does: the player who laid the last card takes one for last unless the
 count is 31, and the next series is led by the player after them. Seats on the searcher's side choose the line
 best for that side; every other seat the line worst for it (a "paranoid" search, which is exact for two sides).
 
@@ -36,7 +36,7 @@ Leaf = Callable[[tuple[int, ...], bool], float]
 def peg_points(series: tuple[int, ...], count: int) -> int:
     """Points for the last rank laid in ``series`` (ranks of this series, in order), the count now ``count``.
 
-    The same as `audiocrib.scoring.score_play`'s total, on ranks: fifteen or thirty-one, pairs, runs.
+    The same as `audiocrib.engine.scoring.score_play`'s total, on ranks: fifteen or thirty-one, pairs, runs.
     """
     points = 2 if count == 15 or count == 31 else 0
     n = len(series)

@@ -2,7 +2,7 @@
 
 The practice menu is one of the session's menus (its items come from here); a drill has key bindings of its own,
 in two moments: ``counting`` or ``discarding`` while a drill waits for an answer, and ``answered`` after it. The
-figures (`audiocrib.practice.PracticeRecord`) are kept in a file beside the saved game, so they grow from one
+figures (`audiocrib.progress.practice.PracticeRecord`) are kept in a file beside the saved game, so they grow from one
 session to the next; this session's mistakes can be gone over one by one.
 """
 
@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from audiocrib.cards import Card, spoken_list
-from audiocrib.game import MAX_PLAY_SCORE, PLAY_POINTS
-from audiocrib.narrator import play_aloud
-from audiocrib.practice import (
+from audiocrib.engine.cards import Card, spoken_list
+from audiocrib.engine.game import MAX_PLAY_SCORE, PLAY_POINTS
+from audiocrib.engine.numbers import number_words
+from audiocrib.progress.practice import (
     CountDrill,
     DiscardDrill,
     DiscardResult,
@@ -33,7 +33,8 @@ from audiocrib.shell import files
 from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.lock import updating
 from audiocrib.shell.typing import NOTHING_CLAIMED, NOTHING_TYPED, TypedCount, marked_count
-from audiocrib.words import count_aloud, item_phrase, number_words
+from audiocrib.telling.narrator import play_aloud
+from audiocrib.telling.words import count_aloud, item_phrase
 
 __all__ = ["COUNT_KINDS", "DRILL_KEYS", "Drills"]
 
@@ -456,7 +457,7 @@ def _joined(words: list[str]) -> str:
 
 
 def _item_words(item: object) -> str:
-    from audiocrib.scoring import ScoreItem, ScoreKind
+    from audiocrib.engine.scoring import ScoreItem, ScoreKind
 
     assert isinstance(item, ScoreItem)
     cards = _joined([c.name for c in item.cards])

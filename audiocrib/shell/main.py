@@ -14,7 +14,7 @@ from typing import Any
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.session import Session
 from audiocrib.shell.settings import SettingsFile
-from audiocrib.sound import Player as SoundPlayer
+from audiocrib.sound.player import Player as SoundPlayer
 from audiocrib.speech import FallbackSpeaker, Speaker, TranscriptSpeaker, open_speaker
 
 __all__ = ["Folders", "config_dir", "data_dir", "open_session", "play"]
@@ -110,8 +110,8 @@ def play(
 def _play(folders: Folders, speech: str | None, transcript: str | None, rate: int | None, volume: int | None,
           verbosity: str | None, pace: float | None, seed: int | None, show_text: bool, sound: bool,
           sound_volume: int | None) -> int:
-    from audiocrib.narrator import Verbosity
-    from audiocrib.sound import SilentPlayer, open_player
+    from audiocrib.sound.player import SilentPlayer, open_player
+    from audiocrib.telling.narrator import Verbosity
 
     overrides: dict[str, Any] = {
         "rate": rate, "volume": volume, "verbosity": Verbosity(verbosity) if verbosity else None, "pace": pace,

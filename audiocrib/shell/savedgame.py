@@ -1,6 +1,6 @@
 """The game in progress as the autosave keeps it in ``saved-game.json``.
 
->>> from audiocrib.game import Game
+>>> from audiocrib.engine.game import Game
 >>> import json
 >>> saved = SavedTable(Game(seed=3), ("easy",), 0, frozenset(), -1, "a table", ("Welcome.",))
 >>> again = SavedTable.from_json(json.loads(saved.dumps("discard")))
@@ -14,8 +14,8 @@ import json
 from dataclasses import dataclass
 from typing import ClassVar
 
-from audiocrib.errors import AudiocribError
-from audiocrib.game import Game
+from audiocrib.engine.errors import AudiocribError
+from audiocrib.engine.game import Game
 from audiocrib.shell.announcer import clean
 from audiocrib.shell.history import LIMIT, LINE_LIMIT
 from audiocrib.shell.tablesetup import LEVEL_NAMES

@@ -34,12 +34,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from audiocrib import answers
-from audiocrib.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
-from audiocrib.cards import Card
-from audiocrib.cues import CUES, cues_for
-from audiocrib.errors import IllegalActionError
-from audiocrib.events import (
+from audiocrib.bots.player import Player, load_player
+from audiocrib.engine.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.engine.cards import Card
+from audiocrib.engine.errors import IllegalActionError
+from audiocrib.engine.events import (
     CountRequested,
     CutForDeal,
     Dealt,
@@ -51,9 +50,9 @@ from audiocrib.events import (
     SaidGo,
     ThreeForLast,
 )
-from audiocrib.game import Game, Phase
-from audiocrib.narrator import Narrator, Verbosity
-from audiocrib.player import Player, load_player
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.views import PlayerView
+from audiocrib.progress.statistics import Statistics
 from audiocrib.shell import files
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.countclock import CountClock
@@ -63,11 +62,12 @@ from audiocrib.shell.savedgame import SAVE_VERSION, SEAT, SavedTable
 from audiocrib.shell.settings import SETTING_NAMES, Settings, SettingsFile
 from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
 from audiocrib.shell.typing import NOTHING_CLAIMED, NOTHING_TYPED, TypedCount, marked_count
-from audiocrib.sound import Player as SoundPlayer
-from audiocrib.sound import SilentPlayer
+from audiocrib.sound.player import Player as SoundPlayer
+from audiocrib.sound.player import SilentPlayer
 from audiocrib.speech import FallbackSpeaker, Speaker
-from audiocrib.statistics import Statistics
-from audiocrib.views import PlayerView
+from audiocrib.telling import answers
+from audiocrib.telling.cues import CUES, cues_for
+from audiocrib.telling.narrator import Narrator, Verbosity
 
 __all__ = ["SEAT", "Binding", "Mode", "Session"]
 
@@ -1336,7 +1336,7 @@ _MOMENT_WORDS = {
 
 
 def _number(n: int) -> str:
-    from audiocrib.words import number_words
+    from audiocrib.engine.numbers import number_words
 
     return number_words(n)
 

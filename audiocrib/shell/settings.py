@@ -15,11 +15,11 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from audiocrib.narrator import Verbosity
 from audiocrib.shell.files import load, save
 from audiocrib.shell.lock import updating
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.speech import MODES
+from audiocrib.telling.narrator import Verbosity
 
 __all__ = ["PACES", "SETTINGS_VERSION", "SETTING_NAMES", "Settings", "SettingsFile"]
 

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from audiocrib.errors import RulesError
-from audiocrib.rules import Rules, Variant
+from audiocrib.engine.errors import RulesError
+from audiocrib.engine.rules import Rules, Variant
 
 __all__ = ["BOT_NAMES", "COUNT_MISTAKES", "LEVEL_NAMES", "SETTINGS", "TARGETS", "TableSetup"]
 

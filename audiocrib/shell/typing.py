@@ -12,7 +12,7 @@ Used wherever a player types a count or marks cards: in the game and in the dril
 
 from __future__ import annotations
 
-from audiocrib.words import number_words
+from audiocrib.engine.numbers import number_words
 
 __all__ = ["NOTHING_CLAIMED", "NOTHING_TYPED", "TypedCount", "marked_count"]
 

@@ -4,8 +4,8 @@ The log is the single source for what the shell says, what computer players read
 what a replay plays. Some events carry cards that only some players may see; `Event.seen_by` returns the event
 as one seat sees it.
 
->>> from audiocrib.cards import parse_cards
->>> from audiocrib.scoring import score_play
+>>> from audiocrib.engine.cards import parse_cards
+>>> from audiocrib.engine.scoring import score_play
 >>> e = Played(seat=1, card=Card.parse("5S"), count=15, score=score_play(parse_cards("TH 5S")))
 >>> e.points, e.scorer
 (2, 1)
@@ -19,9 +19,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from audiocrib.cards import Card
-from audiocrib.codec import record_from_json, record_to_json
-from audiocrib.scoring import Score
+from audiocrib.engine.cards import Card
+from audiocrib.engine.codec import record_from_json, record_to_json
+from audiocrib.engine.scoring import Score
 
 __all__ = [
     "EVENT_TYPES",

@@ -29,10 +29,10 @@ from functools import partial
 from itertools import combinations
 from typing import Any
 
-from audiocrib.cards import DECK, Card
-from audiocrib.crib import crib_value
-from audiocrib.discards import DiscardOption, analyse
-from audiocrib.scoring import Score, ScoreItem, ScoreKind, score_hand, score_play
+from audiocrib.bots.crib import crib_value
+from audiocrib.bots.discards import DiscardOption, analyse
+from audiocrib.engine.cards import DECK, Card
+from audiocrib.engine.scoring import Score, ScoreItem, ScoreKind, score_hand, score_play
 
 __all__ = ["CountDrill", "CountResult", "DiscardDrill", "DiscardResult", "PlayDrill", "PracticeRecord", "count_drill",
            "discard_drill", "judge_count", "judge_discard", "missed_items", "play_drill"]
@@ -133,7 +133,7 @@ def missed_items(score: Score, shortfall: int) -> tuple[ScoreItem, ...]:
     """The scoring items that most plausibly make up ``shortfall`` missed points: the fewest items whose points
     sum to it, the easiest to overlook first; () if no set of items sums to it.
 
-    >>> from audiocrib.cards import Card, parse_cards
+    >>> from audiocrib.engine.cards import Card, parse_cards
     >>> score = score_hand(parse_cards("5H 5D JS 6C"), Card.parse("4S"))
     >>> [item.kind.value for item in missed_items(score, 1)]
     ['nobs']

@@ -6,13 +6,13 @@ random; players who lay away with a purpose make cribs worth somewhat more or le
 such players).
 
 A two-card discard's value depends only on the two ranks and on whether the cards share a suit, so the shipped
-table ``data/crib_two_card.json`` holds the 169 classes, written by ``python -m audiocrib.crib --write``.
+table ``data/crib_two_card.json`` holds the 169 classes, written by ``python -m audiocrib.bots.crib --write``.
 
 Tables of three or more lay away one card each. Into a four-card crib, a card's value is exactly the mean of the
 two-card values over every partner card; into the five-card crib of six players it is estimated by seeded
 sampling (200,000 cribs a rank) and shipped in the same file.
 
->>> from audiocrib.cards import parse_cards
+>>> from audiocrib.engine.cards import parse_cards
 >>> round(crib_value(parse_cards("5H 5S")), 2)
 8.99
 >>> crib_value(parse_cards("KH 9S")) < crib_value(parse_cards("5H JS"))
@@ -31,8 +31,8 @@ from functools import cache
 from importlib import resources
 from itertools import combinations
 
-from audiocrib.cards import DECK, Card, Rank
-from audiocrib.discards import hand_points
+from audiocrib.bots.discards import hand_points
+from audiocrib.engine.cards import DECK, Card, Rank
 
 __all__ = ["crib_average", "crib_class", "crib_table", "crib_value", "one_card_sample"]
 
@@ -63,7 +63,7 @@ def crib_average(discards: Sequence[Card], seen: Sequence[Card] = ()) -> float:
 def crib_class(discards: Sequence[Card]) -> str:
     """The table's key for two cards: ranks low then high, and ``s`` when they share a suit: ``"5-J s"``.
 
-    >>> from audiocrib.cards import parse_cards
+    >>> from audiocrib.engine.cards import parse_cards
     >>> crib_class(parse_cards("JH 5H")), crib_class(parse_cards("5C 5D"))
     ('5-J s', '5-5')
     """
@@ -107,7 +107,7 @@ def one_card_sample(rank: Rank, samples: int, seed: int) -> float:
 
 @cache
 def _data() -> dict[str, dict[str, float]]:
-    text = resources.files("audiocrib").joinpath("data", _DATA).read_text(encoding="utf-8")
+    text = resources.files("audiocrib.bots").joinpath("data", _DATA).read_text(encoding="utf-8")
     data: dict[str, dict[str, float]] = json.loads(text)
     return data
 
@@ -129,7 +129,7 @@ def crib_value(discards: Sequence[Card], dealer: bool = True, crib_size: int = 4
     """Average crib points that ``discards`` (one or two cards) bring to a crib of ``crib_size`` cards.
 
     The values are the same for either side's crib: the other cards are taken as random. ``dealer`` is part of
-    the signature that `audiocrib.discards.analyse` calls, for tables that tell the two sides apart.
+    the signature that `audiocrib.bots.discards.analyse` calls, for tables that tell the two sides apart.
     """
     if len(discards) == 2 and crib_size == 4:
         return crib_table()[crib_class(discards)]
@@ -146,7 +146,7 @@ def _write(path: str) -> None:
             "values: exact mean crib count over every pair of other crib cards and every starter drawn from the 50 "
             "cards not laid away, scored as a crib (a flush needs all five). one_card_five_crib: mean count of a "
             f"six-player crib (five cards) holding a card of each rank, {_SAMPLES} seeded samples a rank (seed = "
-            "rank number). Computed by python -m audiocrib.crib --write."
+            "rank number). Computed by python -m audiocrib.bots.crib --write."
         ),
         "values": values,
         "one_card_five_crib": one_card,
@@ -157,9 +157,9 @@ def _write(path: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m audiocrib.crib --write [PATH]`` computes the table (about a minute)."""
-    parser = argparse.ArgumentParser(prog="python -m audiocrib.crib", description=main.__doc__)
-    parser.add_argument("--write", nargs="?", const=str(resources.files("audiocrib").joinpath("data", _DATA)))
+    """``python -m audiocrib.bots.crib --write [PATH]`` computes the table (about a minute)."""
+    parser = argparse.ArgumentParser(prog="python -m audiocrib.bots.crib", description=main.__doc__)
+    parser.add_argument("--write", nargs="?", const=str(resources.files("audiocrib.bots").joinpath("data", _DATA)))
     args = parser.parse_args(argv)
     if args.write:
         _write(args.write)

@@ -3,7 +3,7 @@
 The shell and the computer players work only from views. A view holds no reference to the game, so nothing
 hidden (other hands, the crib before it is shown, the stock) can be reached through it.
 
->>> from audiocrib.game import Game
+>>> from audiocrib.engine.game import Game
 >>> view = Game(seed=3).view(1)
 >>> len(view.hand), view.held, view.starter is None
 (6, (6, 6), True)
@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from audiocrib.cards import Card
-from audiocrib.events import CountRequested, Dealt, Event, HandShown
-from audiocrib.rules import Rules
+from audiocrib.engine.cards import Card
+from audiocrib.engine.events import CountRequested, Dealt, Event, HandShown
+from audiocrib.engine.rules import Rules
 
 if TYPE_CHECKING:
-    from audiocrib.game import Game, Phase
+    from audiocrib.engine.game import Game, Phase
 
 __all__ = ["PlayerView", "make_view"]
 
@@ -83,7 +83,7 @@ class PlayerView:
     @property
     def must_discard(self) -> int:
         """How many cards this seat must still lay away (0 once done, or outside the discard)."""
-        from audiocrib.game import Phase
+        from audiocrib.engine.game import Phase
 
         if self.phase is not Phase.DISCARD or self.laid_away[self.seat]:
             return 0

@@ -2,64 +2,20 @@
 
 Pure text: the shell, the command line and practice all say counts through here.
 
->>> from audiocrib.cards import Card, parse_cards
->>> from audiocrib.scoring import score_hand
+>>> from audiocrib.engine.cards import Card, parse_cards
+>>> from audiocrib.engine.scoring import score_hand
 >>> count_aloud(score_hand(parse_cards("7H 8H 8C 2D"), Card.parse("5S")))
 'fifteen two, fifteen four, fifteen six, fifteen eight, and a pair is ten'
 >>> count_aloud(score_hand(parse_cards("AH 3C 9D QS"), Card.parse("7C")))
 'nineteen: nothing'
->>> number_words(121)
-'one hundred twenty-one'
 """
 
 from __future__ import annotations
 
-from audiocrib.scoring import Score, ScoreItem, ScoreKind
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.scoring import Score, ScoreItem, ScoreKind
 
-__all__ = ["count_aloud", "item_phrase", "number_words"]
-
-_SMALL = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen"
-).split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-
-
-_SCALES = ("", " thousand", " million", " billion", " trillion", " quadrillion", " quintillion")
-
-
-def number_words(n: int) -> str:
-    """A whole number in words, up to the quintillions; beyond, "more than a thousand quintillion" (no count
-    audiocrib keeps comes near, but a number read from a file must not be able to stop the program).
-
-    >>> number_words(-2_000_017)
-    'minus two million seventeen'
-    >>> number_words(10**4000)
-    'more than a thousand quintillion'
-    """
-    if n < 0:
-        return "minus " + number_words(-n)
-    if n >= 1000 ** len(_SCALES):
-        return "more than a thousand quintillion"
-    if n < 1000:
-        return _below_thousand(n)
-    groups = []
-    for scale in _SCALES:
-        n, group = divmod(n, 1000)
-        if group:
-            groups.append(_below_thousand(group) + scale)
-    return " ".join(reversed(groups))
-
-
-def _below_thousand(n: int) -> str:
-    if n < 20:
-        return _SMALL[n]
-    if n < 100:
-        tens, ones = divmod(n, 10)
-        return _TENS[tens] + ("-" + _SMALL[ones] if ones else "")
-    hundreds, rest = divmod(n, 100)
-    return _SMALL[hundreds] + " hundred" + (" " + _below_thousand(rest) if rest else "")
-
+__all__ = ["count_aloud", "item_phrase"]
 
 _NAMES = {
     ScoreKind.PAIR: "a pair",
@@ -84,8 +40,8 @@ def item_phrase(item: ScoreItem) -> str:
 def count_aloud(score: Score) -> str:
     """The count as a player says it, with a running total; "nineteen: nothing" for a hand of no points.
 
-    >>> from audiocrib.cards import Card, parse_cards
-    >>> from audiocrib.scoring import score_hand
+    >>> from audiocrib.engine.cards import Card, parse_cards
+    >>> from audiocrib.engine.scoring import score_hand
     >>> count_aloud(score_hand(parse_cards("5H 5D 5S JC"), Card.parse("5C")))[-60:]
     'a double pair royal is twenty-eight, and nobs is twenty-nine'
     """

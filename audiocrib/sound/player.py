@@ -1,6 +1,6 @@
 """Playing the sound cues: a mixer (several cues at once, a volume of their own, mute) on a miniaudio device.
 
-The cues are the WAV files of ``sounds/`` (`audiocrib.cues`). `Mixer` is plain arithmetic on 16-bit samples, so
+The cues are the WAV files of ``sounds/`` (`audiocrib.telling.cues`). `Mixer` is plain arithmetic on 16-bit samples, so
 it is tested without a sound card; `CuePlayer` feeds it to a miniaudio playback device, imported only when a
 player starts. With no sound device, or a broken one, `open_player` returns a `SilentPlayer` and a sentence to
 tell the player once; the game goes on.
@@ -22,7 +22,7 @@ from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
-from audiocrib.cues import CUES
+from audiocrib.telling.cues import CUES
 
 __all__ = ["SOUNDS", "CuePlayer", "Mixer", "Player", "SilentPlayer", "SoundUnavailable", "load_cues",
            "open_player"]

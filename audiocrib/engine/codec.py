@@ -3,8 +3,8 @@
 Cards are written in notation ("5H"), scores as ``{"total", "items"}``, tuples as lists; every record carries its
 ``kind``. Decoding checks every field's type and refuses unknown or missing fields with a `ValueError`.
 
->>> from audiocrib.actions import ACTION_TYPES, Play
->>> from audiocrib.cards import Card
+>>> from audiocrib.engine.actions import ACTION_TYPES, Play
+>>> from audiocrib.engine.cards import Card
 >>> record_to_json(Play(0, Card.parse("7c")))
 {'kind': 'play', 'seat': 0, 'card': '7C'}
 >>> record_from_json(ACTION_TYPES, {"kind": "play", "seat": 0, "card": "7C"}, "action")
@@ -19,8 +19,8 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar, Union
 
-from audiocrib.cards import Card, parse_cards
-from audiocrib.scoring import Score
+from audiocrib.engine.cards import Card, parse_cards
+from audiocrib.engine.scoring import Score
 
 __all__ = ["record_from_json", "record_to_json"]
 

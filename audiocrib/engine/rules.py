@@ -9,7 +9,7 @@ pegging.
 >>> Rules(players=3, variant=Variant.SEVEN_CARD)
 Traceback (most recent call last):
 ...
-audiocrib.errors.RulesError: Seven-card cribbage is played by 2 players, or 4 in two teams of two.
+audiocrib.engine.errors.RulesError: Seven-card cribbage is played by 2 players, or 4 in two teams of two.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from audiocrib.errors import RulesError
+from audiocrib.engine.errors import RulesError
 
 __all__ = ["OFFERED_TARGETS", "DealShape", "Rules", "Variant"]
 

@@ -6,7 +6,7 @@ player, and `card_at` finds the card a digit key picks. Every answer is a plain 
 players use, with counts and points in words; only `hand` says digits, the positions the digit keys pick by.
 Each answer also says something sensible outside its phase ("There is no count until the play starts.").
 
->>> from audiocrib.game import Game
+>>> from audiocrib.engine.game import Game
 >>> view = Game(names=("Ann", "Bob"), seed=3).view(0)
 >>> count(view)
 'There is no count until the play starts.'
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from audiocrib.cards import Card, spoken_list
-from audiocrib.events import (
+from audiocrib.engine.cards import Card, spoken_list
+from audiocrib.engine.events import (
     CountRequested,
     Dealt,
     Event,
@@ -35,8 +35,11 @@ from audiocrib.events import (
     SaidGo,
     SeriesEnded,
 )
-from audiocrib.game import Phase
-from audiocrib.narrator import (
+from audiocrib.engine.game import Phase
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.scoring import ScoreItem, ScoreKind
+from audiocrib.engine.views import PlayerView
+from audiocrib.telling.narrator import (
     SeatNames,
     card_names,
     cards_phrase,
@@ -45,9 +48,7 @@ from audiocrib.narrator import (
     match_phrase,
     points_phrase,
 )
-from audiocrib.scoring import ScoreItem, ScoreKind
-from audiocrib.views import PlayerView
-from audiocrib.words import count_aloud, number_words
+from audiocrib.telling.words import count_aloud
 
 __all__ = [
     "card_at",
@@ -103,7 +104,7 @@ def _claimed_card(view: PlayerView) -> str:
 def card_at(view: PlayerView, position: int) -> Card | None:
     """The card at 1-based ``position`` in the sorted hand (what `hand` reads out), or None if there is none.
 
-    >>> from audiocrib.game import Game
+    >>> from audiocrib.engine.game import Game
     >>> view = Game(seed=3).view(0)
     >>> card_at(view, 1) == sorted(view.hand)[0], card_at(view, 7)
     (True, None)
@@ -264,7 +265,7 @@ def hand(view: PlayerView, marked: Collection[Card] = ()) -> str:
     """Key h: your cards in sorted order with their positions (the digit keys pick by them), marked cards said
     as marked; in the play also what you have played; in the show the hand you kept, with the starter.
 
-    >>> from audiocrib.game import Game
+    >>> from audiocrib.engine.game import Game
     >>> view = Game(names=("Ann", "Bob"), seed=3).view(0)
     >>> hand(view, marked=sorted(view.hand)[:1]).split("; ")[0].endswith(", marked")
     True

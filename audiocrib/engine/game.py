@@ -10,7 +10,7 @@ no decision (cutting for deal, dealing, the starter, goes, the show) happen by t
 <Phase.DISCARD: 'discard'>
 >>> len(game.view(0).hand)
 6
->>> from audiocrib.actions import Discard
+>>> from audiocrib.engine.actions import Discard
 >>> events = game.apply(Discard(0, game.view(0).hand[:2]))
 >>> [e.kind for e in events]
 ['discarded']
@@ -27,10 +27,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import Any
 
-from audiocrib.actions import ACTION_TYPES, Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
-from audiocrib.cards import DECK, Card, Rank, Suit, spoken_list
-from audiocrib.errors import IllegalActionError, RulesError, SaveError
-from audiocrib.events import (
+from audiocrib.engine.actions import ACTION_TYPES, Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.engine.cards import DECK, Card, Rank, Suit, spoken_list
+from audiocrib.engine.errors import IllegalActionError, RulesError, SaveError
+from audiocrib.engine.events import (
     CountRequested,
     CutForDeal,
     Dealt,
@@ -54,10 +54,10 @@ from audiocrib.events import (
     event_from_json,
     event_to_json,
 )
-from audiocrib.rules import Rules
-from audiocrib.scoring import MAX_SCORE, Score, score_hand, score_play
-from audiocrib.views import PlayerView, make_view
-from audiocrib.words import number_words
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.scoring import MAX_SCORE, Score, score_hand, score_play
+from audiocrib.engine.views import PlayerView, make_view
 
 __all__ = ["MAX_PLAY_SCORE", "PLAY_POINTS", "SAVE_VERSION", "Game", "Phase"]
 

@@ -18,7 +18,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import comb
 
-from audiocrib.scoring import sorted_rank_points
+from audiocrib.engine.scoring import sorted_rank_points
 
 __all__ = ["MAX_FOUR_CARD_SCORE", "distribution", "mean", "pattern_distribution", "table_lines"]
 

@@ -6,9 +6,9 @@ ends with a full stop. Counts and points are always words ("twenty-two", never "
 listener is "you"; the others are named. At team tables a side is named by its players ("Bob and Dave",
 "you and Carol").
 
->>> from audiocrib.cards import Card
->>> from audiocrib.scoring import Score, score_play
->>> from audiocrib.cards import parse_cards
+>>> from audiocrib.engine.cards import Card
+>>> from audiocrib.engine.scoring import Score, score_play
+>>> from audiocrib.engine.cards import parse_cards
 >>> narrator = Narrator(("Ann", "Bob"), Rules(), seat=0)
 >>> narrator.tell(Played(seat=1, card=Card.parse("7C"), count=22, score=Score()))
 ['Bob plays the seven of clubs for twenty-two.']
@@ -91,8 +91,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from audiocrib.cards import Card, spoken_list
-from audiocrib.events import (
+from audiocrib.engine.cards import Card, spoken_list
+from audiocrib.engine.events import (
     CountRequested,
     CutForDeal,
     Dealt,
@@ -114,9 +114,10 @@ from audiocrib.events import (
     StarterCut,
     ThreeForLast,
 )
-from audiocrib.rules import Rules
-from audiocrib.scoring import Score, ScoreItem, ScoreKind
-from audiocrib.words import count_aloud, item_phrase, number_words
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.scoring import Score, ScoreItem, ScoreKind
+from audiocrib.telling.words import count_aloud, item_phrase
 
 __all__ = [
     "Narrator",
@@ -161,7 +162,7 @@ def join_words(words: Sequence[str]) -> str:
 def card_names(cards: Iterable[Card]) -> str:
     """Card names without articles, for lists: ``"five of hearts, six of clubs and jack of spades"``.
 
-    >>> from audiocrib.cards import parse_cards
+    >>> from audiocrib.engine.cards import parse_cards
     >>> card_names(parse_cards("5H 6C"))
     'five of hearts and six of clubs'
     """
@@ -186,8 +187,8 @@ def play_points(score: Score, count: int) -> str:
 
     The count already names a lone fifteen (at fifteen) or thirty-one (at thirty-one), so only the points follow.
 
-    >>> from audiocrib.cards import parse_cards
-    >>> from audiocrib.scoring import score_play
+    >>> from audiocrib.engine.cards import parse_cards
+    >>> from audiocrib.engine.scoring import score_play
     >>> play_points(score_play(parse_cards("7D 8C")), 15)
     'two points'
     >>> play_points(score_play(parse_cards("KS 9C 6D 6H")), 31)
@@ -205,8 +206,8 @@ def play_points(score: Score, count: int) -> str:
 def play_aloud(score: Score) -> str:
     """What a card made in the play, counted aloud as a hand is (fifteen or thirty-one first); "nothing" for none.
 
-    >>> from audiocrib.cards import parse_cards
-    >>> from audiocrib.scoring import score_play
+    >>> from audiocrib.engine.cards import parse_cards
+    >>> from audiocrib.engine.scoring import score_play
     >>> play_aloud(score_play(parse_cards("5H 5S 5D"))), play_aloud(score_play(parse_cards("5H 6S")))
     ('fifteen two, and a pair royal is eight', 'nothing')
     """

@@ -4,7 +4,7 @@ A player answers from its own `PlayerView` only: which cards to lay away, which 
 counting) what its hand is worth. The game says go for a player who cannot play, so a player is asked to play only
 when it holds a card that fits. A computer player from outside the package is named ``module:Class``.
 
->>> from audiocrib.game import Game
+>>> from audiocrib.engine.game import Game
 >>> from audiocrib.bots import Beginner
 >>> game = Game(seed=1)
 >>> finished = drive(game, [Beginner(seed=1), Beginner(seed=2)])
@@ -18,11 +18,11 @@ import importlib
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from audiocrib.actions import Action, ClaimCount, Discard, Go, Play
-from audiocrib.cards import Card
-from audiocrib.errors import AudiocribError
-from audiocrib.game import Game, Phase
-from audiocrib.views import PlayerView
+from audiocrib.engine.actions import Action, ClaimCount, Discard, Go, Play
+from audiocrib.engine.cards import Card
+from audiocrib.engine.errors import AudiocribError
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.views import PlayerView
 
 __all__ = ["Player", "PlayerError", "drive", "load_player", "next_action"]
 
@@ -86,7 +86,7 @@ def load_player(name: str, **options: object) -> Player:
     >>> load_player("nowhere:Nobody")
     Traceback (most recent call last):
     ...
-    audiocrib.player.PlayerError: There is no player called nowhere:Nobody.
+    audiocrib.bots.player.PlayerError: There is no player called nowhere:Nobody.
     """
     from audiocrib import bots
 

@@ -4,16 +4,16 @@ Every cue is a WAV file in ``sounds/`` (16-bit PCM, mono, 22,050 Hz), made by ``
 these descriptions, so the set is reproducible and has no licences to track. `cues_for` picks the cues for one
 event as a seat hears it; the shell will play them beside the words.
 
->>> from audiocrib.cards import Card, parse_cards
->>> from audiocrib.events import Played
->>> from audiocrib.scoring import score_play
+>>> from audiocrib.engine.cards import Card, parse_cards
+>>> from audiocrib.engine.events import Played
+>>> from audiocrib.engine.scoring import score_play
 >>> cues_for(Played(1, Card.parse("5S"), 15, score_play(parse_cards("TH 5S"))), seat=0)
 ('card', 'fifteen')
 """
 
 from __future__ import annotations
 
-from audiocrib.events import (
+from audiocrib.engine.events import (
     CountRequested,
     CutForDeal,
     Dealt,
@@ -35,8 +35,8 @@ from audiocrib.events import (
     StarterCut,
     ThreeForLast,
 )
-from audiocrib.rules import Rules
-from audiocrib.scoring import Score, ScoreKind
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.scoring import Score, ScoreKind
 
 __all__ = ["CUES", "QUIET_EVENTS", "cues_for"]
 

@@ -4,7 +4,7 @@
 (a game resumed after a crash reads its log again), and `Statistics.summary` says the record in sentences.
 
 >>> from audiocrib import Game, Rules
->>> from audiocrib.player import drive
+>>> from audiocrib.bots.player import drive
 >>> from audiocrib.bots import Beginner, Medium
 >>> game = drive(Game(Rules(), ("You", "Bob"), seed=3), [Medium(seed=1), Beginner(seed=2)])
 >>> stats = Statistics()
@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from audiocrib.events import GameWon, MatchWon
-from audiocrib.rules import Variant
-from audiocrib.words import number_words
+from audiocrib.engine.events import GameWon, MatchWon
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Variant
 
 __all__ = ["LEVELS", "Statistics", "Tally"]
 

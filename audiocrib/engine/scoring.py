@@ -21,8 +21,8 @@ from enum import StrEnum
 from functools import cache
 from itertools import combinations, product
 
-from audiocrib.cards import Card, Rank, parse_cards
-from audiocrib.errors import CardError
+from audiocrib.engine.cards import Card, Rank, parse_cards
+from audiocrib.engine.errors import CardError
 
 __all__ = [
     "HAND_SIZES",
@@ -190,7 +190,7 @@ def score_hand(hand: Iterable[Card], starter: Card, crib: bool = False) -> Score
     >>> score_hand(parse_cards("4H 5H 6H JH"), Card.parse("4H"))
     Traceback (most recent call last):
     ...
-    audiocrib.errors.CardError: The starter, the four of hearts, is also in the hand.
+    audiocrib.engine.errors.CardError: The starter, the four of hearts, is also in the hand.
     """
     cards_in_hand = tuple(hand)
     if len(cards_in_hand) not in HAND_SIZES:

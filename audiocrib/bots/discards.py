@@ -4,7 +4,7 @@ For a dealt hand, each choice of cards to keep is scored with every card the pla
 (46 of them after a six-card deal), and the mean is the expected hand. The crib's side of the question (what the
 discards are worth in the crib) comes from a crib table and is added for the dealer or taken away for the pone.
 
->>> from audiocrib.cards import parse_cards
+>>> from audiocrib.engine.cards import parse_cards
 >>> best = analyse(parse_cards("5H 5S 5C JD 4H 6C"), 2)[0]
 >>> [str(c) for c in best.keep], round(best.expected_hand, 3)
 (['5C', '5H', '5S', 'JD'], 16.652)
@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from audiocrib.cards import DECK, Card, Rank
-from audiocrib.errors import CardError
-from audiocrib.scoring import sorted_rank_points
+from audiocrib.engine.cards import DECK, Card, Rank
+from audiocrib.engine.errors import CardError
+from audiocrib.engine.scoring import sorted_rank_points
 
 __all__ = ["DiscardOption", "analyse", "expected_hand", "hand_points", "points_without_starter"]
 
@@ -26,7 +26,7 @@ __all__ = ["DiscardOption", "analyse", "expected_hand", "hand_points", "points_w
 def hand_points(keep: Sequence[Card], starter: Card, crib: bool = False) -> int:
     """The show count of ``keep`` with ``starter`` (same as `score_hand`'s total, without the items).
 
-    >>> from audiocrib.cards import parse_cards
+    >>> from audiocrib.engine.cards import parse_cards
     >>> hand_points(parse_cards("5H 5D 5S JC"), Card.parse("5C"))
     29
     """
@@ -46,7 +46,7 @@ def hand_points(keep: Sequence[Card], starter: Card, crib: bool = False) -> int:
 def points_without_starter(keep: Sequence[Card]) -> int:
     """What ``keep`` is worth before the starter is known: fifteens, pairs, runs and a flush.
 
-    >>> from audiocrib.cards import parse_cards
+    >>> from audiocrib.engine.cards import parse_cards
     >>> points_without_starter(parse_cards("5H 5S 5C JD"))
     14
     """

@@ -23,11 +23,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 
-from audiocrib.errors import RulesError
-from audiocrib.events import Dealt, GameStarted, GameWon, HandShown, HisHeels, LastCard, Played, ThreeForLast
-from audiocrib.game import Game
-from audiocrib.player import PlayerError, drive, load_player
-from audiocrib.rules import Rules
+from audiocrib.bots.player import PlayerError, drive, load_player
+from audiocrib.engine.errors import RulesError
+from audiocrib.engine.events import Dealt, GameStarted, GameWon, HandShown, HisHeels, LastCard, Played, ThreeForLast
+from audiocrib.engine.game import Game
+from audiocrib.engine.rules import Rules
 
 __all__ = [
     "ArenaResult",

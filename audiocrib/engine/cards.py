@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
-from audiocrib.errors import CardError
+from audiocrib.engine.errors import CardError
 
 __all__ = ["DECK", "Card", "Rank", "Suit", "cards_text", "parse_cards", "spoken_list"]
 
@@ -155,7 +155,7 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     >>> parse_cards("5h 5h")
     Traceback (most recent call last):
     ...
-    audiocrib.errors.CardError: The five of hearts is given twice.
+    audiocrib.engine.errors.CardError: The five of hearts is given twice.
     """
     if isinstance(text, str):
         parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]

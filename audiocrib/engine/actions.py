@@ -1,6 +1,6 @@
 """What a player can do: frozen values that the game checks before it applies them.
 
->>> from audiocrib.cards import parse_cards
+>>> from audiocrib.engine.cards import parse_cards
 >>> Play(seat=0, card=Card.parse("7C"))
 Play(seat=0, card=Card.parse('7C'))
 >>> action_from_json(action_to_json(Discard(1, parse_cards("5H 5D")))) == Discard(1, parse_cards("5H 5D"))
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from audiocrib.cards import Card
-from audiocrib.codec import record_from_json, record_to_json
+from audiocrib.engine.cards import Card
+from audiocrib.engine.codec import record_from_json, record_to_json
 
 __all__ = [
     "ACTION_TYPES",
