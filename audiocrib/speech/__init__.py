@@ -47,7 +47,20 @@ import threading
 import time
 import wave
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol, TextIO, runtime_checkable
+from typing import Any
+
+from audiocrib.speech.lines import TextSpeaker, TranscriptSpeaker
+from audiocrib.speech.speaker import (
+    MAX_RATE,
+    MIN_RATE,
+    RecordingSpeaker,
+    SilentSpeaker,
+    Speaker,
+    SpeechUnavailable,
+    check_rate,
+    check_volume,
+    reason,
+)
 
 __all__ = [
     "MAX_RATE",
@@ -72,122 +85,6 @@ __all__ = [
 
 MODES = ("auto", "screenreader", "tts", "none")
 """The ``--speech`` modes, in the order the help lists them."""
-
-MIN_RATE, MAX_RATE = 50, 600
-"""The built-in voice's rate limits, in words a minute."""
-
-
-class SpeechUnavailable(OSError):
-    """A speech backend cannot start or has stopped working. The message is one plain sentence."""
-
-
-@runtime_checkable
-class Speaker(Protocol):
-    """Something that says announcements. ``interrupt`` cuts off what is being said first."""
-
-    @property
-    def name(self) -> str:
-        """How the player hears this backend named ("the screen reader", "text lines")."""
-        ...
-
-    def speak(self, text: str, interrupt: bool = False) -> None:
-        """Say ``text`` (one announcement, plain ASCII)."""
-        ...
-
-    def silence(self) -> None:
-        """Stop what is being said now."""
-        ...
-
-    def close(self) -> None:
-        """Let go of the backend (a connection, a thread, a file)."""
-        ...
-
-
-# -- backends that need no library ------------------------------------------------------------------------------
-
-
-class SilentSpeaker:
-    """Says nothing: the shell prints every announcement as a line, and that line is what the player reads."""
-
-    name = "text lines"
-
-    def speak(self, text: str, interrupt: bool = False) -> None:
-        """Nothing to do: the line is already on the screen."""
-
-    def silence(self) -> None:
-        """Nothing to do."""
-
-    def close(self) -> None:
-        """Nothing to do."""
-
-
-class TextSpeaker:
-    """Prints each announcement as one line, for players whose own screen reader reads the terminal."""
-
-    name = "text lines"
-
-    def __init__(self, stream: TextIO | None = None) -> None:
-        self.stream = stream if stream is not None else sys.stdout
-
-    def speak(self, text: str, interrupt: bool = False) -> None:
-        """Print ``text`` as a line and flush, so it reaches the screen (and the screen reader) at once."""
-        print(text, file=self.stream, flush=True)
-
-    def silence(self) -> None:
-        """A printed line cannot be taken back; nothing to do."""
-
-    def close(self) -> None:
-        """The stream belongs to the caller; nothing to do."""
-
-
-class TranscriptSpeaker:
-    """Appends every announcement to a file as a line (``--transcript FILE``), flushed at once."""
-
-    name = "the transcript"
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = os.fspath(path)
-        self._file: TextIO | None = open(self.path, "a", encoding="utf-8")  # kept open to append
-
-    def speak(self, text: str, interrupt: bool = False) -> None:
-        """Append ``text`` and a newline."""
-        if self._file is None:
-            raise OSError("The transcript is closed.")
-        self._file.write(text + "\n")
-        self._file.flush()
-
-    def silence(self) -> None:
-        """Written lines stay written; nothing to do."""
-
-    def close(self) -> None:
-        """Close the file."""
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-
-
-class RecordingSpeaker:
-    """Keeps what it was asked to say, for tests and for trying a feature by ear without a voice."""
-
-    name = "the recorder"
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-        self.interrupted = 0
-        self.silenced = 0
-
-    def speak(self, text: str, interrupt: bool = False) -> None:
-        """Record ``text``; count interruptions."""
-        if interrupt:
-            self.interrupted += 1
-        self.said.append(text)
-
-    def silence(self) -> None:
-        """Count the silencing."""
-        self.silenced += 1
-
-    def close(self) -> None:
-        """Nothing to let go of."""
 
 
 # -- the screen reader ------------------------------------------------------------------------------------------
@@ -534,20 +431,6 @@ def _probe_aplay() -> None:
         raise SpeechUnavailable("The built-in voice found no sound device.")
 
 
-def check_rate(wpm: int) -> int:
-    """``wpm`` if it is a rate the built-in voice takes, else ValueError with a sentence."""
-    if isinstance(wpm, bool) or not isinstance(wpm, int) or not MIN_RATE <= wpm <= MAX_RATE:
-        raise ValueError(f"The speech rate must be a whole number of words a minute from {MIN_RATE} to {MAX_RATE}.")
-    return wpm
-
-
-def check_volume(volume: float) -> float:
-    """``volume`` as a float if it is from 0.0 to 1.0, else ValueError with a sentence."""
-    if isinstance(volume, bool) or not isinstance(volume, int | float) or not 0.0 <= volume <= 1.0:
-        raise ValueError("The speech volume must be from 0.0 to 1.0.")
-    return float(volume)
-
-
 _STOP = object()
 
 
@@ -680,14 +563,14 @@ class VoiceSpeaker:
             engine = self._start_engine()
         except Exception as error:
             self._failure = str(error) if isinstance(error, SpeechUnavailable) else (
-                f"The built-in voice could not start: {_reason(error)}.")
+                f"The built-in voice could not start: {reason(error)}.")
             self._started.set()
             return
         self._started.set()
         try:
             self._serve(engine)
         except Exception as error:  # a broken engine: the next speak() raises
-            self._failure = f"The built-in voice stopped: {_reason(error)}."
+            self._failure = f"The built-in voice stopped: {reason(error)}."
         finally:
             with self._idle:
                 self._done = True
@@ -761,11 +644,6 @@ class VoiceSpeaker:
                 self._failure = f"The built-in voice could not play sound: {self._playback.failed}."
                 self._playback.failed = ""
                 return
-
-
-def _reason(error: BaseException) -> str:
-    text = str(error).strip().rstrip(".")
-    return text or type(error).__name__
 
 
 # -- chains -----------------------------------------------------------------------------------------------------
@@ -895,7 +773,7 @@ class FallbackSpeaker:
                     speaker.speak(text, interrupt)
                 except Exception as error:  # any failure of a backend must not end the game
                     self.failed.append(self._failure(speaker))
-                    self.problems.append(f"{speaker.name}: {_reason(error)}.")
+                    self.problems.append(f"{speaker.name}: {reason(error)}.")
                     self._close_quietly(speaker)
                     self.index += 1
                     continue
