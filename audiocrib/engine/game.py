@@ -24,7 +24,6 @@ import random
 import secrets
 import typing
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from enum import StrEnum
 from typing import Any
 
 from audiocrib.engine.actions import ACTION_TYPES, Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
@@ -55,6 +54,7 @@ from audiocrib.engine.events import (
     event_to_json,
 )
 from audiocrib.engine.numbers import number_words
+from audiocrib.engine.phase import Phase
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.scoring import MAX_SCORE, Score, score_hand, score_play
 from audiocrib.engine.views import PlayerView, make_view
@@ -69,30 +69,6 @@ PLAY_POINTS = f"A card in the play makes from zero to {number_words(MAX_PLAY_SCO
 """The most one card can make in the play: a double pair royal that makes fifteen or thirty-one (6 5 A A A A,
 or 5 K 4 4 4 4). A pair and a run cannot both end on one card, and the longest run that fits, ace to seven with a
 three before it, makes nine with thirty-one."""
-
-
-class Phase(StrEnum):
-    """Where the game is. It rests only in DISCARD, PLAY, PEG_CLAIM, COUNT and MATCH_OVER; the others pass by
-    themselves."""
-
-    CUT_FOR_DEAL = "cut for deal"
-    THREE_FOR_LAST = "three for last"
-    DEAL = "deal"
-    DISCARD = "discard"
-    """Players lay cards away to the crib, all at once."""
-    STARTER = "starter"
-    HIS_HEELS = "his heels"
-    PLAY = "play"
-    """The play (pegging): the player whose turn it is lays a card."""
-    PEG_CLAIM = "peg claim"
-    """Manual pegging: the player who has just laid a card must claim what it made (`ClaimCount`)."""
-    PLAY_ENDED = "play ended"
-    SHOW = "show"
-    COUNT = "count"
-    """Manual counting: a player must claim the count of their hand or crib."""
-    GAME_OVER = "game over"
-    MATCH_OVER = "match over"
-    """The match is won; no more actions."""
 
 
 class Game:
