@@ -18,16 +18,14 @@ no decision (cutting for deal, dealing, the starter, goes, the show) happen by t
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import secrets
-import typing
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from audiocrib.engine.actions import ACTION_TYPES, Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
-from audiocrib.engine.cards import DECK, Card, Rank, Suit, spoken_list
+from audiocrib.engine.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.engine.cards import DECK, Card, Rank
 from audiocrib.engine.errors import IllegalActionError, RulesError, SaveError
 from audiocrib.engine.events import (
     CountRequested,
@@ -53,22 +51,27 @@ from audiocrib.engine.events import (
     event_from_json,
     event_to_json,
 )
-from audiocrib.engine.numbers import number_words
 from audiocrib.engine.phase import Phase
+from audiocrib.engine.refusals import (
+    MAX_PLAY_SCORE,
+    PLAY_POINTS,
+    check_count,
+    check_discard,
+    check_form,
+    check_go,
+    check_muggins,
+    check_peg_claim,
+    check_play,
+    check_seat,
+    check_turn,
+)
 from audiocrib.engine.rules import Rules
-from audiocrib.engine.scoring import MAX_SCORE, Score, score_hand, score_play
+from audiocrib.engine.scoring import Score, score_hand, score_play
 from audiocrib.engine.views import PlayerView, make_view
 
 __all__ = ["MAX_PLAY_SCORE", "PLAY_POINTS", "SAVE_VERSION", "Game", "Phase"]
 
 SAVE_VERSION = 1
-
-MAX_PLAY_SCORE = 14
-PLAY_POINTS = f"A card in the play makes from zero to {number_words(MAX_PLAY_SCORE)} points."
-"""The refusal of a claim for a card in the play out of range (the game's, and the drill's)."""
-"""The most one card can make in the play: a double pair royal that makes fifteen or thirty-one (6 5 A A A A,
-or 5 K 4 4 4 4). A pair and a run cannot both end on one card, and the longest run that fits, ace to seven with a
-three before it, makes nine with thirty-one."""
 
 
 class Game:
@@ -246,7 +249,7 @@ class Game:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now: their own cards and what is public."""
-        self._check_seat(seat)
+        check_seat(seat, self.rules.players)
         seen = self._seen[seat]
         seen.extend(e.seen_by(seat) for e in self._log[len(seen):])
         return make_view(self, seat, tuple(seen))
@@ -289,107 +292,31 @@ class Game:
         Anything at all may be passed (the online server passes on what arrives from the network): what is not one
         of the game's own actions with every field of its type is refused before anything else is looked at.
         """
-        _check_form(action)
+        check_form(action)
         seat = action.seat
-        self._check_seat(seat)
+        check_seat(seat, self.rules.players)
         if self._phase is Phase.MATCH_OVER:
             raise IllegalActionError("The match is over.")
         if isinstance(action, Discard):
-            self._verify_discard(action)
-        elif isinstance(action, Play):
-            self._verify_turn(seat, "play a card")
-            card = action.card
-            if card not in self._hands[seat]:
-                raise IllegalActionError(f"You do not hold the {card.name}.")
-            if self._count + card.value > 31:
-                raise IllegalActionError(
-                    f"The {card.name} would take the count past thirty-one; the count is {number_words(self._count)}."
-                )
-        elif isinstance(action, Go):
-            self._verify_turn(seat, "say go")
-            playable = self.playable(seat)
-            if playable:
-                raise IllegalActionError(f"You cannot say go: you can play {spoken_list(playable[:1])}.")
+            check_discard(self.rules, self._phase, seat == self._dealer, self._discards[seat], self._hands[seat],
+                          action.cards)
+        elif isinstance(action, Play | Go):
+            check_turn(self._phase, seat, self._discards[seat] is not None, self._claimant, self._turn, self.names,
+                       "play a card" if isinstance(action, Play) else "say go")
+            if isinstance(action, Play):
+                check_play(action.card, self._hands[seat], self._count)
+            else:
+                check_go(self.playable(seat))
         elif isinstance(action, CallMuggins):
-            if not self.rules.muggins:
-                raise IllegalActionError("This table does not play muggins.")
-            if not self._muggins_open:
-                raise IllegalActionError("Muggins is called after a count, before the next deal's cards are laid "
-                                         "away.")
-            if not self._missed_by_opponents(seat):
-                side = self.rules.side_of(seat)
-                if any(self.rules.side_of(offender) != side for offender, _, _ in self._taken):
-                    raise IllegalActionError("The missed points were taken already; there is nothing more to call "
-                                             "muggins on.")
-                if not self.rules.wrong_muggins:
-                    raise IllegalActionError("Every count was right: there is nothing to call muggins on.")
-                if side in self._called_wrong:
-                    raise IllegalActionError("You called muggins already, and every count was right; nothing has "
-                                             "been counted since.")
+            check_muggins(self.rules, seat, self._muggins_open, self._missed_by_opponents(seat), self._taken,
+                          self._called_wrong)
         elif isinstance(action, ClaimCount | CountTimeout) and self.claiming == seat:
-            self._verify_peg_claim(action)
+            check_peg_claim(action)
         elif isinstance(action, ClaimCount | CountTimeout):
-            if self._phase is not Phase.COUNT or self._show[0][0] != seat:
-                raise IllegalActionError("Nobody is waiting for you to count a hand.")
-            if isinstance(action, CountTimeout) and self.rules.count_timer is None:
-                raise IllegalActionError("There is no counting timer at this table.")
-            if isinstance(action, ClaimCount):
-                n = len(self._show_cards(*self._show[0]))
-                top = MAX_SCORE[n]
-                if not 0 <= action.points <= top:
-                    raise IllegalActionError(f"A count for {number_words(n)} cards and the starter is from zero "
-                                             f"to {number_words(top)}.")
+            counting = self.counting
+            check_count(self.rules, action, counting, len(self._show_cards(*counting)) if counting else 0)
         else:
             raise IllegalActionError("That is not something a player can do.")
-
-    def _verify_peg_claim(self, action: ClaimCount | CountTimeout) -> None:
-        if isinstance(action, CountTimeout):
-            raise IllegalActionError("The counting timer is for the show; the points of a card in the play are not "
-                                     "timed.")
-        points = action.points
-        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_PLAY_SCORE:
-            raise IllegalActionError(PLAY_POINTS)
-
-    def _verify_discard(self, action: Discard) -> None:
-        seat = action.seat
-        if self._phase is not Phase.DISCARD:
-            raise IllegalActionError("It is not time to lay cards away to the crib.")
-        needed = self.rules.shape.discards_of(seat == self._dealer)
-        if needed == 0:
-            raise IllegalActionError(
-                f"The dealer lays nothing away at a table of {number_words(self.rules.players)}; "
-                "the crib is the others' cards."
-            )
-        if self._discards[seat] is not None:
-            raise IllegalActionError("You have already laid your cards away.")
-        cards = action.cards
-        if len(cards) != needed:
-            cards_word = "card" if needed == 1 else "cards"
-            raise IllegalActionError(f"Lay away exactly {number_words(needed)} {cards_word} to the crib.")
-        if len(set(cards)) != len(cards):
-            raise IllegalActionError("You named the same card twice.")
-        for card in cards:
-            if card not in self._hands[seat]:
-                raise IllegalActionError(f"You do not hold the {card.name}.")
-
-    def _verify_turn(self, seat: int, doing: str) -> None:
-        if self._phase is Phase.DISCARD:
-            if self._discards[seat] is None:
-                raise IllegalActionError("Lay your cards away to the crib first.")
-            raise IllegalActionError("Wait for the others to lay their cards away.")
-        if self._phase is Phase.PEG_CLAIM and self._claimant is not None:
-            if self._claimant == seat:
-                raise IllegalActionError("First claim the points your card made: type them and press Enter.")
-            raise IllegalActionError(f"Wait for {self.names[self._claimant]} to claim the points of their card.")
-        if self._phase is not Phase.PLAY:
-            raise IllegalActionError(f"You cannot {doing} now: the play is over.")
-        if self._turn != seat:
-            whose = self.names[self._turn] if self._turn is not None else "nobody"
-            raise IllegalActionError(f"It is {whose}'s turn to play, not yours.")
-
-    def _check_seat(self, seat: object) -> None:
-        if type(seat) is not int or not 0 <= seat < self.rules.players:
-            raise IllegalActionError("There is no such seat at this table.")
 
     def can(self, action: Action) -> bool:
         """True if ``action`` is allowed now."""
@@ -858,43 +785,6 @@ class Game:
             tuple(self._missed), tuple(self._taken), frozenset(self._called_wrong), tuple(self._log),
         )
 
-
-
-def _is_card(value: object) -> bool:
-    """A real `Card`: not a subclass, and not one whose fields were set around its checks."""
-    return (type(value) is Card and type(getattr(value, "rank", None)) is Rank
-            and type(getattr(value, "suit", None)) is Suit)
-
-
-def _is_cards(value: object) -> bool:
-    return type(value) is tuple and len(value) <= len(DECK) and all(_is_card(c) for c in value)
-
-
-_FIELD_CHECKS: dict[object, tuple[Callable[[object], bool], str]] = {
-    int: (lambda value: type(value) is int, "That is not a whole number."),
-    Card: (_is_card, "That is not a card."),
-    tuple[Card, ...]: (_is_cards, "That is not a card."),
-}
-"""For each type an action's field may have: the test of a value, and the sentence that refuses one that fails it."""
-
-_ACTION_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _check_form(action: object) -> None:
-    """Refuse what is not one of the game's own action types (`ACTION_TYPES`) with every field of its type."""
-    cls = type(action)
-    if cls not in ACTION_TYPES.values():
-        raise IllegalActionError("That is not something a player can do.")
-    hints = _ACTION_HINTS.get(cls)
-    if hints is None:
-        hints = _ACTION_HINTS[cls] = typing.get_type_hints(cls)
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        value = getattr(action, f.name, None)
-        if f.name == "seat" and type(value) is not int:
-            raise IllegalActionError("There is no such seat at this table.")
-        test, refusal = _FIELD_CHECKS.get(hints[f.name], (lambda _: False, "That is not something a player can do."))
-        if not test(value):
-            raise IllegalActionError(refusal)
 
 
 def _below(rng: random.Random, n: int) -> int:
