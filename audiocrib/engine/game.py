@@ -19,13 +19,13 @@ no decision (cutting for deal, dealing, the starter, goes, the show) happen by t
 from __future__ import annotations
 
 import json
-import random
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from audiocrib.engine.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
-from audiocrib.engine.cards import DECK, Card, Rank
+from audiocrib.engine.cards import Card, Rank
+from audiocrib.engine.dealing import cut_for_deal, cut_starter, deal, next_game_dealer
 from audiocrib.engine.errors import IllegalActionError, RulesError, SaveError
 from audiocrib.engine.events import (
     CountRequested,
@@ -417,36 +417,21 @@ class Game:
         while (event := self._next_automatic()) is not None:
             self._emit(event)
 
-    def _rng(self, *parts: object) -> random.Random:
-        return random.Random("/".join(str(p) for p in (self.seed, *parts)))
-
-    def _shuffled(self, *parts: object) -> list[Card]:
-        """The deck shuffled for ``parts``: Fisher-Yates on ``getrandbits``, which every Python version keeps,
-        where ``random.shuffle``'s and ``sample``'s algorithms are not promised to stay the same."""
-        rng = self._rng(*parts)
-        deck = list(DECK)
-        for i in range(len(deck) - 1, 0, -1):
-            j = _below(rng, i + 1)
-            deck[i], deck[j] = deck[j], deck[i]
-        return deck
-
     def _next_automatic(self) -> Event | None:
         n = self.rules.players
         phase = self._phase
         if phase is Phase.CUT_FOR_DEAL:
             if self._first_dealer is None:
-                cards = tuple(self._shuffled("cut", self._cuts)[: len(self._cutting)])
-                return CutForDeal(self._cutting, cards)
+                return cut_for_deal(self.seed, self._cuts, self._cutting)
             return GameStarted(1, self._first_dealer)
         if phase is Phase.GAME_OVER:
-            return GameStarted(self._game_no + 1, self._next_game_dealer())
+            return GameStarted(self._game_no + 1, next_game_dealer(self.rules, self._dealer, self._scores))
         if phase is Phase.THREE_FOR_LAST:
             return ThreeForLast((self._dealer + 1) % n)
         if phase is Phase.DEAL:
-            return self._deal(self._deal_no + 1, self._dealer)
+            return deal(self.rules, self.seed, self._game_no, self._deal_no + 1, self._dealer)
         if phase is Phase.STARTER:
-            index = _below(self._rng(self._game_no, self._deal_no, "starter"), len(self._stock))
-            return StarterCut((self._dealer - 1) % n, self._stock[index])
+            return cut_starter(self.seed, self._game_no, self._deal_no, (self._dealer - 1) % n, self._stock)
         if phase is Phase.HIS_HEELS:
             return HisHeels(self._dealer)
         if phase is Phase.PLAY:
@@ -455,7 +440,7 @@ class Game:
             return PlayEnded()
         if phase is Phase.SHOW:
             if not self._show:
-                return self._deal(self._deal_no + 1, (self._dealer + 1) % n)
+                return deal(self.rules, self.seed, self._game_no, self._deal_no + 1, (self._dealer + 1) % n)
             seat, crib = self._show[0]
             cards = self._show_cards(seat, crib)
             assert self._starter is not None
@@ -473,33 +458,6 @@ class Game:
         if self.playable(self._turn) or not self.auto_go:
             return None
         return SaidGo(self._turn)
-
-    def _deal(self, number: int, dealer: int) -> Dealt:
-        n = self.rules.players
-        shape = self.rules.shape
-        deck = self._shuffled(self._game_no, number, "deal")
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        # One card at a time, from the dealer's left, to each player who still needs one.
-        needed = [shape.dealt_to(s == dealer) for s in range(n)]
-        position = 0
-        while any(len(hands[s]) < needed[s] for s in range(n)):
-            for step in range(1, n + 1):
-                s = (dealer + step) % n
-                if len(hands[s]) < needed[s]:
-                    hands[s].append(deck[position])
-                    position += 1
-        crib = deck[position:position + shape.crib_from_deck]
-        position += shape.crib_from_deck
-        return Dealt(number, dealer, tuple(tuple(h) for h in hands), tuple(crib), tuple(deck[position:]))
-
-    def _next_game_dealer(self) -> int:
-        lowest = min(self._scores)
-        n = self.rules.players
-        for step in range(1, n + 1):
-            seat = (self._dealer + step) % n
-            if self._scores[self.rules.side_of(seat)] == lowest:
-                return seat
-        raise AssertionError("some side has the lowest score")  # pragma: no cover
 
     def _show_cards(self, seat: int, crib: bool) -> tuple[Card, ...]:
         return tuple(sorted(self._crib)) if crib else self._kept[seat]
@@ -785,15 +743,6 @@ class Game:
             tuple(self._missed), tuple(self._taken), frozenset(self._called_wrong), tuple(self._log),
         )
 
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """A uniform number in ``range(n)`` from ``getrandbits`` by rejection, stable across Python versions."""
-    bits = n.bit_length()
-    while True:
-        value = rng.getrandbits(bits)
-        if value < n:
-            return value
 
 
 def _flag(value: object) -> bool:
