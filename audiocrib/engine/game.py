@@ -18,7 +18,6 @@ no decision (cutting for deal, dealing, the starter, goes, the show) happen by t
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -26,7 +25,7 @@ from typing import Any
 from audiocrib.engine.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
 from audiocrib.engine.cards import Card, Rank
 from audiocrib.engine.dealing import cut_for_deal, cut_starter, deal, next_game_dealer
-from audiocrib.engine.errors import IllegalActionError, RulesError, SaveError
+from audiocrib.engine.errors import IllegalActionError, RulesError
 from audiocrib.engine.events import (
     CountRequested,
     CutForDeal,
@@ -48,7 +47,6 @@ from audiocrib.engine.events import (
     SeriesEnded,
     StarterCut,
     ThreeForLast,
-    event_from_json,
     event_to_json,
 )
 from audiocrib.engine.phase import Phase
@@ -66,12 +64,12 @@ from audiocrib.engine.refusals import (
     check_turn,
 )
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.saving import SAVE_VERSION, moves, read_save, reading_save, save_text, save_value
 from audiocrib.engine.scoring import Score, score_hand, score_play
 from audiocrib.engine.views import PlayerView, make_view
 
 __all__ = ["MAX_PLAY_SCORE", "PLAY_POINTS", "SAVE_VERSION", "Game", "Phase"]
 
-SAVE_VERSION = 1
 
 
 class Game:
@@ -637,14 +635,12 @@ class Game:
         The log only grows, so each event is written as text once and kept: saving after every move costs the
         new events, not the whole log again.
 
+        >>> import json
         >>> game = Game(seed=7)
         >>> json.loads(game.dumps()) == game.to_json()
         True
         """
-        encoded = self._encoded
-        encoded.extend(json.dumps(event_to_json(e), separators=(",", ":")) for e in self._log[len(encoded):])
-        header = self.to_json_header()
-        return json.dumps(header, separators=(",", ":"))[:-1] + ',"events":[' + ",".join(encoded) + "]}"
+        return save_text(self.to_json_header(), self._encoded, self._log)
 
     def to_json_header(self) -> dict[str, Any]:
         """`to_json` without the events."""
@@ -664,37 +660,19 @@ class Game:
         The players' moves are read from the log and played again from the seed; the result must be the saved
         log exactly, so a damaged or edited save is refused rather than loaded into a state no game can reach.
         """
-        try:
-            if not isinstance(data, dict):
-                raise ValueError("not an object")
-            if data.get("audiocrib") != SAVE_VERSION:
-                raise SaveError("This saved game is from another version of audiocrib.")
-            rules = Rules.from_json(dict(data["rules"]))
-            names, seed, manual = data["names"], data["seed"], data.get("manual_seats", [])
-            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                raise ValueError("names must be text")
-            if type(seed) is not int or not isinstance(manual, list) or not all(type(s) is int for s in manual):
-                raise ValueError("seed and seats must be whole numbers")
-            events = [event_from_json(e) for e in data["events"]]
-            game = cls(rules, names, seed, manual, _flag(data.get("auto_go", True)))
-            for action in _moves(events, game.auto_go):
+        with reading_save():
+            saved = read_save(data)
+            game = cls(saved.rules, saved.names, saved.seed, saved.manual_seats, saved.auto_go)
+            for action in moves(saved.events, game.auto_go):
                 game.apply(action)
-            if game._log != events:
+            if game._log != saved.events:
                 raise ValueError("the log is not what these moves give")
-        except SaveError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-            raise SaveError("This saved game is damaged and cannot be read.") from error
         return game
 
     @classmethod
     def loads(cls, text: str) -> Game:
         """`from_json` from text."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise SaveError("This saved game is damaged and cannot be read.") from error
-        return cls.from_json(data)
+        return cls.from_json(save_value(text))
 
     @classmethod
     def from_events(
@@ -742,34 +720,3 @@ class Game:
             self._last_card_scored, self._claimant, tuple(self._show), self._winner, self._muggins_open,
             tuple(self._missed), tuple(self._taken), frozenset(self._called_wrong), tuple(self._log),
         )
-
-
-
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError("expected true or false")
-    return value
-
-
-def _moves(events: Iterable[Event], auto_go: bool) -> Iterator[Action]:
-    """The players' actions that produced ``events`` (everything else the game does by itself)."""
-    previous: Event | None = None
-    for event in events:
-        if isinstance(event, Discarded):
-            yield Discard(event.seat, event.cards)
-        elif isinstance(event, Played):
-            yield Play(event.seat, event.card)
-        elif isinstance(event, SaidGo) and not auto_go:
-            yield Go(event.seat)
-        elif isinstance(event, HandShown) and event.timed_out:
-            yield CountTimeout(event.seat)
-        elif isinstance(event, HandShown) and event.claimed is not None:
-            yield ClaimCount(event.seat, event.claimed)
-        elif isinstance(event, PlayClaimed):
-            yield ClaimCount(event.seat, event.claimed)
-        elif isinstance(event, MugginsCalled) and not (isinstance(previous, MugginsCalled)
-                                                       and previous.seat == event.seat):
-            yield CallMuggins(event.seat)  # one call takes every short count open, in a row of events
-        elif isinstance(event, PointsGiven) and event.reason == "wrong muggins":
-            yield CallMuggins(event.offender)
-        previous = event
