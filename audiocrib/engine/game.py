@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from audiocrib.engine.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
-from audiocrib.engine.cards import Card, Rank
+from audiocrib.engine.cards import Rank
 from audiocrib.engine.dealing import cut_for_deal, cut_starter, deal, next_game_dealer
 from audiocrib.engine.errors import IllegalActionError, RulesError
 from audiocrib.engine.events import (
@@ -66,13 +66,13 @@ from audiocrib.engine.refusals import (
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.saving import SAVE_VERSION, moves, read_save, reading_save, save_text, save_value
 from audiocrib.engine.scoring import Score, score_hand, score_play
+from audiocrib.engine.state import GameState
 from audiocrib.engine.views import PlayerView, make_view
 
 __all__ = ["MAX_PLAY_SCORE", "PLAY_POINTS", "SAVE_VERSION", "Game", "Phase"]
 
 
-
-class Game:
+class Game(GameState):
     """A match of cribbage: rules, seats, a seed for the shuffles, and the log of what has happened.
 
     ``names`` are the seats' names in clockwise order (default "Player 1", ...). ``manual_seats`` are the people
@@ -93,23 +93,18 @@ class Game:
         *,
         _events: Iterable[Event] | None = None,
     ) -> None:
-        self.rules = rules if rules is not None else Rules()
-        n = self.rules.players
-        self.names: tuple[str, ...] = tuple(names) if names is not None else tuple(
-            f"Player {i + 1}" for i in range(n)
-        )
-        if len(self.names) != n:
-            raise RulesError(f"This table needs {n} names, not {len(self.names)}.")
-        self.seed: int = seed if seed is not None else secrets.randbits(63)
-        counting = self.rules.manual_counting or self.rules.muggins or self.rules.manual_pegging
-        self.manual_seats = frozenset(manual_seats) if counting else frozenset()
-        if any(not 0 <= s < n for s in self.manual_seats):
+        rules = rules if rules is not None else Rules()
+        n = rules.players
+        seats = tuple(names) if names is not None else tuple(f"Player {i + 1}" for i in range(n))
+        if len(seats) != n:
+            raise RulesError(f"This table needs {n} names, not {len(seats)}.")
+        counting = rules.manual_counting or rules.muggins or rules.manual_pegging
+        manual = frozenset(manual_seats) if counting else frozenset()
+        if any(not 0 <= s < n for s in manual):
             raise RulesError("A manual counter must be one of the table's seats.")
-        self.auto_go = auto_go
-        self._log: list[Event] = []
+        super().__init__(rules, seats, seed if seed is not None else secrets.randbits(63), manual, auto_go)
         self._encoded: list[str] = []  # the log's events as JSON text, kept as the log grows (saved often)
         self._seen: list[list[Event]] = [[] for _ in range(n)]
-        self._reset()
         if _events is None:
             self._advance()
         else:
@@ -117,116 +112,7 @@ class Game:
                 self._fold(event)
                 self._log.append(event)
 
-    # ----------------------------------------------------------------- state
-    def _reset(self) -> None:
-        n, sides = self.rules.players, self.rules.sides
-        self._phase = Phase.CUT_FOR_DEAL
-        self._cutting: tuple[int, ...] = tuple(range(n))
-        self._cuts = 0
-        self._first_dealer: int | None = None
-        self._game_no = 0
-        self._deal_no = 0
-        self._dealer = 0
-        self._scores = [0] * sides
-        self._match = [0] * sides
-        self._hands: list[list[Card]] = [[] for _ in range(n)]
-        self._kept: list[tuple[Card, ...]] = [() for _ in range(n)]
-        self._discards: list[tuple[Card, ...] | None] = [None] * n
-        self._crib: list[Card] = []
-        self._stock: list[Card] = []
-        self._starter: Card | None = None
-        self._count = 0
-        self._series: list[tuple[int, Card]] = []
-        self._played: list[list[Card]] = [[] for _ in range(n)]
-        self._out: set[int] = set()
-        self._turn: int | None = None
-        self._last_player: int | None = None
-        self._last_card_scored = False
-        self._claimant: int | None = None
-        """Manual pegging: the seat that must claim the points of the card it has just laid."""
-        self._show: list[tuple[int, bool]] = []
-        self._winner: int | None = None
-        self._muggins_open = False
-        """Muggins may be called: from the first hand shown until the next deal's first discard."""
-        self._missed: list[tuple[int, bool, int]] = []
-        """Short counts open to a muggins call: (seat, crib, points missed)."""
-        self._taken: list[tuple[int, bool, int]] = []
-        """Short counts already taken by a muggins call, since the last deal's first discard."""
-        self._called_wrong: set[int] = set()
-        """The sides that paid for a wrong muggins call since the last hand was shown."""
-
-    # ----------------------------------------------------------------- public reading
-    @property
-    def phase(self) -> Phase:
-        """Where the game rests now."""
-        return self._phase
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The whole log, hidden cards included (for saves and replays, never for players)."""
-        return tuple(self._log)
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """This game's score for each side."""
-        return tuple(self._scores)
-
-    @property
-    def match_scores(self) -> tuple[int, ...]:
-        """Game points won in the match by each side."""
-        return tuple(self._match)
-
-    @property
-    def dealer(self) -> int:
-        """The dealer's seat (the crib's owner)."""
-        return self._dealer
-
-    @property
-    def turn(self) -> int | None:
-        """Whose turn it is in the play, or None."""
-        return self._turn if self._phase is Phase.PLAY else None
-
-    @property
-    def count(self) -> int:
-        """The running count of the current series of the play."""
-        return self._count
-
-    @property
-    def starter(self) -> Card | None:
-        """The starter, once it has been cut."""
-        return self._starter
-
-    @property
-    def game_number(self) -> int:
-        """The number of the game in the match, from 1."""
-        return self._game_no
-
-    @property
-    def deal_number(self) -> int:
-        """The number of the deal in this game, from 1."""
-        return self._deal_no
-
-    @property
-    def over(self) -> bool:
-        """True once the match is won."""
-        return self._phase is Phase.MATCH_OVER
-
-    @property
-    def counting(self) -> tuple[int, bool] | None:
-        """``(seat, crib)`` while waiting for a manual count, else None."""
-        if self._phase is Phase.COUNT:
-            return self._show[0]
-        return None
-
-    @property
-    def claiming(self) -> int | None:
-        """Manual pegging: the seat that must claim the points of the card it has just laid, else None."""
-        return self._claimant if self._phase is Phase.PEG_CLAIM else None
-
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` holds now (all seats' hands are visible here; players get `view` instead)."""
-        return tuple(self._hands[seat])
-
+    # ----------------------------------------------------------------- reading
     def waiting_for(self) -> frozenset[int]:
         """The seats the game is waiting on for a decision."""
         if self._phase is Phase.DISCARD:
@@ -239,49 +125,12 @@ class Game:
             return frozenset({self._claimant})
         return frozenset()
 
-    def playable(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` could lay now without passing 31 (empty unless it is their turn)."""
-        if self._phase is not Phase.PLAY or self._turn != seat:
-            return ()
-        return tuple(c for c in self._hands[seat] if self._count + c.value <= 31)
-
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now: their own cards and what is public."""
         check_seat(seat, self.rules.players)
         seen = self._seen[seat]
         seen.extend(e.seen_by(seat) for e in self._log[len(seen):])
         return make_view(self, seat, tuple(seen))
-
-    def crib_cards(self) -> tuple[Card, ...]:
-        """The crib as it stands (hidden from players until it is shown)."""
-        return tuple(sorted(self._crib))
-
-    def discards(self, seat: int) -> tuple[Card, ...] | None:
-        """What ``seat`` laid away this deal, or None if they have not yet."""
-        return self._discards[seat]
-
-    def kept(self, seat: int) -> tuple[Card, ...]:
-        """The hand ``seat`` kept after laying away (what the show counts), or () before everyone has."""
-        return self._kept[seat]
-
-    def played(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` has laid in this deal's play, in order."""
-        return tuple(self._played[seat])
-
-    @property
-    def series(self) -> tuple[tuple[int, Card], ...]:
-        """The current series of the play: ``(seat, card)`` in the order laid."""
-        return tuple(self._series)
-
-    @property
-    def said_go(self) -> frozenset[int]:
-        """The seats that have said go in the current series."""
-        return frozenset(self._out)
-
-    @property
-    def winner(self) -> int | None:
-        """The side that won the last game, if any game is won."""
-        return self._winner
 
     # ----------------------------------------------------------------- actions
     def verify(self, action: Action) -> None:
@@ -457,9 +306,6 @@ class Game:
             return None
         return SaidGo(self._turn)
 
-    def _show_cards(self, seat: int, crib: bool) -> tuple[Card, ...]:
-        return tuple(sorted(self._crib)) if crib else self._kept[seat]
-
     # ----------------------------------------------------------------- the fold
     def _emit(self, event: Event) -> None:
         self._fold(event)
@@ -605,25 +451,6 @@ class Game:
         self._phase = Phase.PLAY
         self._turn = self._next_active(self._dealer)
 
-    def _next_turn(self, after: int) -> int | None:
-        """Whose turn follows ``after`` in the play, or None when the series is over: nobody else can play and
-        the player who laid the last card cannot either (they take the last card without saying go)."""
-        seat = self._next_active(after)
-        if seat is not None and seat == self._last_player:
-            if all(self._count + c.value > 31 for c in self._hands[seat]):
-                return None
-        return seat
-
-    def _next_active(self, after: int) -> int | None:
-        """The first seat clockwise after ``after`` (ending with ``after`` itself) that holds cards and has not
-        said go in this series."""
-        n = self.rules.players
-        for step in range(1, n + 1):
-            seat = (after + step) % n
-            if self._hands[seat] and seat not in self._out:
-                return seat
-        return None
-
     # ----------------------------------------------------------------- saving and replaying
     def to_json(self) -> dict[str, Any]:
         """Everything needed to rebuild this game: version, rules, names, seed, settings and the log."""
@@ -708,15 +535,3 @@ class Game:
     def replayed(self) -> Game:
         """A new game built by replaying this game's log from the start."""
         return Game(self.rules, self.names, self.seed, self.manual_seats, self.auto_go, _events=self._log)
-
-    def state_key(self) -> tuple[object, ...]:
-        """Everything that makes up the state, for comparing two games."""
-        return (
-            self.rules, self.names, self.seed, self.manual_seats, self.auto_go, self._phase, self._cutting,
-            self._cuts, self._first_dealer, self._game_no, self._deal_no, self._dealer, tuple(self._scores),
-            tuple(self._match), tuple(map(tuple, self._hands)), tuple(self._kept), tuple(self._discards),
-            tuple(self._crib), tuple(self._stock), self._starter, self._count, tuple(self._series),
-            tuple(map(tuple, self._played)), frozenset(self._out), self._turn, self._last_player,
-            self._last_card_scored, self._claimant, tuple(self._show), self._winner, self._muggins_open,
-            tuple(self._missed), tuple(self._taken), frozenset(self._called_wrong), tuple(self._log),
-        )

@@ -12,14 +12,14 @@ hidden (other hands, the crib before it is shown, the stock) can be reached thro
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
 from audiocrib.engine.cards import Card
 from audiocrib.engine.events import CountRequested, Dealt, Event, HandShown
 from audiocrib.engine.phase import Phase
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.state import GameState
 
-__all__ = ["GameState", "PlayerView", "make_view"]
+__all__ = ["PlayerView", "make_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,48 +86,8 @@ class PlayerView:
         return self.rules.shape.discards_of(self.seat == self.dealer)
 
 
-class GameState(Protocol):
-    """What a view is built from: the state of a game in progress, every hand visible (`Game` is one)."""
-
-    @property
-    def names(self) -> tuple[str, ...]: ...
-    @property
-    def rules(self) -> Rules: ...
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def game_number(self) -> int: ...
-    @property
-    def deal_number(self) -> int: ...
-    @property
-    def dealer(self) -> int: ...
-    @property
-    def scores(self) -> tuple[int, ...]: ...
-    @property
-    def match_scores(self) -> tuple[int, ...]: ...
-    @property
-    def starter(self) -> Card | None: ...
-    @property
-    def count(self) -> int: ...
-    @property
-    def series(self) -> tuple[tuple[int, Card], ...]: ...
-    @property
-    def said_go(self) -> frozenset[int]: ...
-    @property
-    def turn(self) -> int | None: ...
-    @property
-    def counting(self) -> tuple[int, bool] | None: ...
-    @property
-    def claiming(self) -> int | None: ...
-    def hand(self, seat: int) -> tuple[Card, ...]: ...
-    def kept(self, seat: int) -> tuple[Card, ...]: ...
-    def discards(self, seat: int) -> tuple[Card, ...] | None: ...
-    def played(self, seat: int) -> tuple[Card, ...]: ...
-    def playable(self, seat: int) -> tuple[Card, ...]: ...
-
-
 def make_view(game: GameState, seat: int, events: tuple[Event, ...]) -> PlayerView:
-    """Build ``seat``'s view of ``game``; ``events`` is the log already redacted for that seat."""
+    """Build ``seat``'s view of ``game`` (a `Game`); ``events`` is the log already redacted for that seat."""
     crib: tuple[Card, ...] | None = None
     for event in reversed(events):
         if isinstance(event, HandShown | CountRequested) and event.crib:
