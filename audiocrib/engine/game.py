@@ -3,7 +3,9 @@
 The state is a fold over the event log: `Game._fold` is the only place state changes, so replaying the log from
 the start reaches the same state, and a save file is the rules, the seed and the log. Actions are checked before
 anything happens (`Game.verify`); an illegal one raises `IllegalActionError` and changes nothing. Steps that need
-no decision (cutting for deal, dealing, the starter, goes, the show) happen by themselves.
+no decision (cutting for deal, dealing, the starter, goes, the show) happen by themselves. The state it folds
+into is `state.GameState`; the refusals are in `refusals`, the cards from the seed in `dealing`, the show's counts
+in `show`, and the save in `saving`.
 
 >>> game = Game(Rules(), names=("Ann", "Bob"), seed=7)
 >>> game.phase
@@ -64,8 +66,9 @@ from audiocrib.engine.refusals import (
     check_turn,
 )
 from audiocrib.engine.rules import Rules
-from audiocrib.engine.saving import SAVE_VERSION, moves, read_save, reading_save, save_text, save_value
+from audiocrib.engine.saving import SAVE_VERSION, moves, read_save, reading_save, save_header, save_text, save_value
 from audiocrib.engine.scoring import Score, score_hand, score_play
+from audiocrib.engine.show import counted, show_order, timed_out
 from audiocrib.engine.state import GameState
 from audiocrib.engine.views import PlayerView, make_view
 
@@ -207,33 +210,17 @@ class Game(GameState):
             if not missed:
                 yield PointsGiven(self.rules.opponent_of(seat), seat, self.rules.wrong_muggins, "wrong muggins")
 
-    def _counts_by_hand(self, seat: int) -> bool:
-        """A person counting their own hands: their mistakes are settled at once."""
-        return self.rules.manual_counting and seat in self.manual_seats
-
-    def _pegs_by_hand(self, seat: int) -> bool:
-        """A person calling the points of their own cards in the play."""
-        return self.rules.manual_pegging and seat in self.manual_seats
-
-    def _missed_by_opponents(self, seat: int) -> list[tuple[int, bool, int]]:
-        side = self.rules.side_of(seat)
-        return [m for m in self._missed if self.rules.side_of(m[0]) != side]
-
     def _settle(self, action: ClaimCount | CountTimeout) -> Iterator[Event]:
         seat, crib = self._show[0]
         cards = self._show_cards(seat, crib)
         assert self._starter is not None
-        score = score_hand(cards, self._starter, crib)
-        true = score.total
         if isinstance(action, CountTimeout):
-            half = true // 2
-            yield HandShown(seat, crib, cards, self._starter, score, true - half, None, True)
-            if half:
-                yield PointsGiven(self.rules.opponent_of(seat), seat, half, "timer")
+            yield from timed_out(self.rules, seat, crib, cards, self._starter)
             return
+        score = score_hand(cards, self._starter, crib)
         claimed = action.points
         # A computer's short count waits for muggins; a person's is settled at once.
-        pegged, given = self._settlement(seat, true, claimed, give_missed=self._counts_by_hand(seat))
+        pegged, given = self._settlement(seat, score.total, claimed, give_missed=self._counts_by_hand(seat))
         yield HandShown(seat, crib, cards, self._starter, score, pegged, claimed)
         if given is not None:
             yield given
@@ -293,8 +280,7 @@ class Game(GameState):
             assert self._starter is not None
             if self._counts_by_hand(seat) or (self.rules.muggins and seat not in self.manual_seats):
                 return CountRequested(seat, crib, cards, self._starter)
-            score = score_hand(cards, self._starter, crib)
-            return HandShown(seat, crib, cards, self._starter, score, score.total)
+            return counted(seat, crib, cards, self._starter)
         return None
 
     def _next_in_play(self) -> Event | None:
@@ -416,8 +402,7 @@ class Game(GameState):
             self._turn = leader
         elif isinstance(event, PlayEnded):
             self._turn = None
-            self._show = [((self._dealer + step) % n, False) for step in range(1, n + 1)]
-            self._show.append((self._dealer, True))
+            self._show = show_order(self._dealer, n)
             self._phase = Phase.SHOW
         elif isinstance(event, CountRequested):
             self._phase = Phase.COUNT
@@ -471,14 +456,7 @@ class Game(GameState):
 
     def to_json_header(self) -> dict[str, Any]:
         """`to_json` without the events."""
-        return {
-            "audiocrib": SAVE_VERSION,
-            "rules": self.rules.to_json(),
-            "names": list(self.names),
-            "seed": self.seed,
-            "manual_seats": sorted(self.manual_seats),
-            "auto_go": self.auto_go,
-        }
+        return save_header(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Game:

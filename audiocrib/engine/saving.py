@@ -27,8 +27,9 @@ from audiocrib.engine.events import (
     event_to_json,
 )
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.state import GameState
 
-__all__ = ["SAVE_VERSION", "Saved", "moves", "read_save", "reading_save", "save_text", "save_value"]
+__all__ = ["SAVE_VERSION", "Saved", "moves", "read_save", "reading_save", "save_header", "save_text", "save_value"]
 
 SAVE_VERSION = 1
 
@@ -81,6 +82,18 @@ def read_save(data: object) -> Saved:
         raise ValueError("seed and seats must be whole numbers")
     events = [event_from_json(e) for e in data["events"]]
     return Saved(rules, names, seed, manual, _flag(data.get("auto_go", True)), events)
+
+
+def save_header(game: GameState) -> dict[str, Any]:
+    """The save without its events: the version, then what `Game` is made from (rules, names, seed, settings)."""
+    return {
+        "audiocrib": SAVE_VERSION,
+        "rules": game.rules.to_json(),
+        "names": list(game.names),
+        "seed": game.seed,
+        "manual_seats": sorted(game.manual_seats),
+        "auto_go": game.auto_go,
+    }
 
 
 def save_text(header: dict[str, Any], encoded: list[str], log: list[Event]) -> str:

@@ -196,6 +196,18 @@ class GameState:
     def _show_cards(self, seat: int, crib: bool) -> tuple[Card, ...]:
         return tuple(sorted(self._crib)) if crib else self._kept[seat]
 
+    def _counts_by_hand(self, seat: int) -> bool:
+        """A person counting their own hands: their mistakes are settled at once."""
+        return self.rules.manual_counting and seat in self.manual_seats
+
+    def _pegs_by_hand(self, seat: int) -> bool:
+        """A person calling the points of their own cards in the play."""
+        return self.rules.manual_pegging and seat in self.manual_seats
+
+    def _missed_by_opponents(self, seat: int) -> list[tuple[int, bool, int]]:
+        side = self.rules.side_of(seat)
+        return [m for m in self._missed if self.rules.side_of(m[0]) != side]
+
     def state_key(self) -> tuple[object, ...]:
         """Everything that makes up the state, for comparing two games."""
         return (
