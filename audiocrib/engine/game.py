@@ -3,7 +3,9 @@
 The state is a fold over the event log: `Game._fold` is the only place state changes, so replaying the log from
 the start reaches the same state, and a save file is the rules, the seed and the log. Actions are checked before
 anything happens (`Game.verify`); an illegal one raises `IllegalActionError` and changes nothing. Steps that need
-no decision (cutting for deal, dealing, the starter, goes, the show) happen by themselves.
+no decision (cutting for deal, dealing, the starter, goes, the show) happen by themselves. The state it folds
+into is `state.GameState`; the refusals are in `refusals`, the cards from the seed in `dealing`, the show's counts
+in `show`, and the save in `saving`.
 
 >>> game = Game(Rules(), names=("Ann", "Bob"), seed=7)
 >>> game.phase
@@ -18,18 +20,14 @@ no decision (cutting for deal, dealing, the starter, goes, the show) happen by t
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import random
 import secrets
-import typing
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from enum import StrEnum
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from audiocrib.engine.actions import ACTION_TYPES, Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
-from audiocrib.engine.cards import DECK, Card, Rank, Suit, spoken_list
-from audiocrib.engine.errors import IllegalActionError, RulesError, SaveError
+from audiocrib.engine.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.engine.cards import Rank
+from audiocrib.engine.dealing import cut_for_deal, cut_starter, deal, next_game_dealer
+from audiocrib.engine.errors import IllegalActionError, RulesError
 from audiocrib.engine.events import (
     CountRequested,
     CutForDeal,
@@ -51,51 +49,33 @@ from audiocrib.engine.events import (
     SeriesEnded,
     StarterCut,
     ThreeForLast,
-    event_from_json,
     event_to_json,
 )
-from audiocrib.engine.numbers import number_words
+from audiocrib.engine.phase import Phase
+from audiocrib.engine.refusals import (
+    MAX_PLAY_SCORE,
+    PLAY_POINTS,
+    check_count,
+    check_discard,
+    check_form,
+    check_go,
+    check_muggins,
+    check_peg_claim,
+    check_play,
+    check_seat,
+    check_turn,
+)
 from audiocrib.engine.rules import Rules
-from audiocrib.engine.scoring import MAX_SCORE, Score, score_hand, score_play
+from audiocrib.engine.saving import SAVE_VERSION, moves, read_save, reading_save, save_header, save_text, save_value
+from audiocrib.engine.scoring import Score, score_hand, score_play
+from audiocrib.engine.show import counted, show_order, timed_out
+from audiocrib.engine.state import GameState
 from audiocrib.engine.views import PlayerView, make_view
 
 __all__ = ["MAX_PLAY_SCORE", "PLAY_POINTS", "SAVE_VERSION", "Game", "Phase"]
 
-SAVE_VERSION = 1
 
-MAX_PLAY_SCORE = 14
-PLAY_POINTS = f"A card in the play makes from zero to {number_words(MAX_PLAY_SCORE)} points."
-"""The refusal of a claim for a card in the play out of range (the game's, and the drill's)."""
-"""The most one card can make in the play: a double pair royal that makes fifteen or thirty-one (6 5 A A A A,
-or 5 K 4 4 4 4). A pair and a run cannot both end on one card, and the longest run that fits, ace to seven with a
-three before it, makes nine with thirty-one."""
-
-
-class Phase(StrEnum):
-    """Where the game is. It rests only in DISCARD, PLAY, PEG_CLAIM, COUNT and MATCH_OVER; the others pass by
-    themselves."""
-
-    CUT_FOR_DEAL = "cut for deal"
-    THREE_FOR_LAST = "three for last"
-    DEAL = "deal"
-    DISCARD = "discard"
-    """Players lay cards away to the crib, all at once."""
-    STARTER = "starter"
-    HIS_HEELS = "his heels"
-    PLAY = "play"
-    """The play (pegging): the player whose turn it is lays a card."""
-    PEG_CLAIM = "peg claim"
-    """Manual pegging: the player who has just laid a card must claim what it made (`ClaimCount`)."""
-    PLAY_ENDED = "play ended"
-    SHOW = "show"
-    COUNT = "count"
-    """Manual counting: a player must claim the count of their hand or crib."""
-    GAME_OVER = "game over"
-    MATCH_OVER = "match over"
-    """The match is won; no more actions."""
-
-
-class Game:
+class Game(GameState):
     """A match of cribbage: rules, seats, a seed for the shuffles, and the log of what has happened.
 
     ``names`` are the seats' names in clockwise order (default "Player 1", ...). ``manual_seats`` are the people
@@ -116,23 +96,18 @@ class Game:
         *,
         _events: Iterable[Event] | None = None,
     ) -> None:
-        self.rules = rules if rules is not None else Rules()
-        n = self.rules.players
-        self.names: tuple[str, ...] = tuple(names) if names is not None else tuple(
-            f"Player {i + 1}" for i in range(n)
-        )
-        if len(self.names) != n:
-            raise RulesError(f"This table needs {n} names, not {len(self.names)}.")
-        self.seed: int = seed if seed is not None else secrets.randbits(63)
-        counting = self.rules.manual_counting or self.rules.muggins or self.rules.manual_pegging
-        self.manual_seats = frozenset(manual_seats) if counting else frozenset()
-        if any(not 0 <= s < n for s in self.manual_seats):
+        rules = rules if rules is not None else Rules()
+        n = rules.players
+        seats = tuple(names) if names is not None else tuple(f"Player {i + 1}" for i in range(n))
+        if len(seats) != n:
+            raise RulesError(f"This table needs {n} names, not {len(seats)}.")
+        counting = rules.manual_counting or rules.muggins or rules.manual_pegging
+        manual = frozenset(manual_seats) if counting else frozenset()
+        if any(not 0 <= s < n for s in manual):
             raise RulesError("A manual counter must be one of the table's seats.")
-        self.auto_go = auto_go
-        self._log: list[Event] = []
+        super().__init__(rules, seats, seed if seed is not None else secrets.randbits(63), manual, auto_go)
         self._encoded: list[str] = []  # the log's events as JSON text, kept as the log grows (saved often)
         self._seen: list[list[Event]] = [[] for _ in range(n)]
-        self._reset()
         if _events is None:
             self._advance()
         else:
@@ -140,116 +115,7 @@ class Game:
                 self._fold(event)
                 self._log.append(event)
 
-    # ----------------------------------------------------------------- state
-    def _reset(self) -> None:
-        n, sides = self.rules.players, self.rules.sides
-        self._phase = Phase.CUT_FOR_DEAL
-        self._cutting: tuple[int, ...] = tuple(range(n))
-        self._cuts = 0
-        self._first_dealer: int | None = None
-        self._game_no = 0
-        self._deal_no = 0
-        self._dealer = 0
-        self._scores = [0] * sides
-        self._match = [0] * sides
-        self._hands: list[list[Card]] = [[] for _ in range(n)]
-        self._kept: list[tuple[Card, ...]] = [() for _ in range(n)]
-        self._discards: list[tuple[Card, ...] | None] = [None] * n
-        self._crib: list[Card] = []
-        self._stock: list[Card] = []
-        self._starter: Card | None = None
-        self._count = 0
-        self._series: list[tuple[int, Card]] = []
-        self._played: list[list[Card]] = [[] for _ in range(n)]
-        self._out: set[int] = set()
-        self._turn: int | None = None
-        self._last_player: int | None = None
-        self._last_card_scored = False
-        self._claimant: int | None = None
-        """Manual pegging: the seat that must claim the points of the card it has just laid."""
-        self._show: list[tuple[int, bool]] = []
-        self._winner: int | None = None
-        self._muggins_open = False
-        """Muggins may be called: from the first hand shown until the next deal's first discard."""
-        self._missed: list[tuple[int, bool, int]] = []
-        """Short counts open to a muggins call: (seat, crib, points missed)."""
-        self._taken: list[tuple[int, bool, int]] = []
-        """Short counts already taken by a muggins call, since the last deal's first discard."""
-        self._called_wrong: set[int] = set()
-        """The sides that paid for a wrong muggins call since the last hand was shown."""
-
-    # ----------------------------------------------------------------- public reading
-    @property
-    def phase(self) -> Phase:
-        """Where the game rests now."""
-        return self._phase
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The whole log, hidden cards included (for saves and replays, never for players)."""
-        return tuple(self._log)
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """This game's score for each side."""
-        return tuple(self._scores)
-
-    @property
-    def match_scores(self) -> tuple[int, ...]:
-        """Game points won in the match by each side."""
-        return tuple(self._match)
-
-    @property
-    def dealer(self) -> int:
-        """The dealer's seat (the crib's owner)."""
-        return self._dealer
-
-    @property
-    def turn(self) -> int | None:
-        """Whose turn it is in the play, or None."""
-        return self._turn if self._phase is Phase.PLAY else None
-
-    @property
-    def count(self) -> int:
-        """The running count of the current series of the play."""
-        return self._count
-
-    @property
-    def starter(self) -> Card | None:
-        """The starter, once it has been cut."""
-        return self._starter
-
-    @property
-    def game_number(self) -> int:
-        """The number of the game in the match, from 1."""
-        return self._game_no
-
-    @property
-    def deal_number(self) -> int:
-        """The number of the deal in this game, from 1."""
-        return self._deal_no
-
-    @property
-    def over(self) -> bool:
-        """True once the match is won."""
-        return self._phase is Phase.MATCH_OVER
-
-    @property
-    def counting(self) -> tuple[int, bool] | None:
-        """``(seat, crib)`` while waiting for a manual count, else None."""
-        if self._phase is Phase.COUNT:
-            return self._show[0]
-        return None
-
-    @property
-    def claiming(self) -> int | None:
-        """Manual pegging: the seat that must claim the points of the card it has just laid, else None."""
-        return self._claimant if self._phase is Phase.PEG_CLAIM else None
-
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` holds now (all seats' hands are visible here; players get `view` instead)."""
-        return tuple(self._hands[seat])
-
+    # ----------------------------------------------------------------- reading
     def waiting_for(self) -> frozenset[int]:
         """The seats the game is waiting on for a decision."""
         if self._phase is Phase.DISCARD:
@@ -262,49 +128,12 @@ class Game:
             return frozenset({self._claimant})
         return frozenset()
 
-    def playable(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` could lay now without passing 31 (empty unless it is their turn)."""
-        if self._phase is not Phase.PLAY or self._turn != seat:
-            return ()
-        return tuple(c for c in self._hands[seat] if self._count + c.value <= 31)
-
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now: their own cards and what is public."""
-        self._check_seat(seat)
+        check_seat(seat, self.rules.players)
         seen = self._seen[seat]
         seen.extend(e.seen_by(seat) for e in self._log[len(seen):])
         return make_view(self, seat, tuple(seen))
-
-    def crib_cards(self) -> tuple[Card, ...]:
-        """The crib as it stands (hidden from players until it is shown)."""
-        return tuple(sorted(self._crib))
-
-    def discards(self, seat: int) -> tuple[Card, ...] | None:
-        """What ``seat`` laid away this deal, or None if they have not yet."""
-        return self._discards[seat]
-
-    def kept(self, seat: int) -> tuple[Card, ...]:
-        """The hand ``seat`` kept after laying away (what the show counts), or () before everyone has."""
-        return self._kept[seat]
-
-    def played(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` has laid in this deal's play, in order."""
-        return tuple(self._played[seat])
-
-    @property
-    def series(self) -> tuple[tuple[int, Card], ...]:
-        """The current series of the play: ``(seat, card)`` in the order laid."""
-        return tuple(self._series)
-
-    @property
-    def said_go(self) -> frozenset[int]:
-        """The seats that have said go in the current series."""
-        return frozenset(self._out)
-
-    @property
-    def winner(self) -> int | None:
-        """The side that won the last game, if any game is won."""
-        return self._winner
 
     # ----------------------------------------------------------------- actions
     def verify(self, action: Action) -> None:
@@ -313,107 +142,31 @@ class Game:
         Anything at all may be passed (the online server passes on what arrives from the network): what is not one
         of the game's own actions with every field of its type is refused before anything else is looked at.
         """
-        _check_form(action)
+        check_form(action)
         seat = action.seat
-        self._check_seat(seat)
+        check_seat(seat, self.rules.players)
         if self._phase is Phase.MATCH_OVER:
             raise IllegalActionError("The match is over.")
         if isinstance(action, Discard):
-            self._verify_discard(action)
-        elif isinstance(action, Play):
-            self._verify_turn(seat, "play a card")
-            card = action.card
-            if card not in self._hands[seat]:
-                raise IllegalActionError(f"You do not hold the {card.name}.")
-            if self._count + card.value > 31:
-                raise IllegalActionError(
-                    f"The {card.name} would take the count past thirty-one; the count is {number_words(self._count)}."
-                )
-        elif isinstance(action, Go):
-            self._verify_turn(seat, "say go")
-            playable = self.playable(seat)
-            if playable:
-                raise IllegalActionError(f"You cannot say go: you can play {spoken_list(playable[:1])}.")
+            check_discard(self.rules, self._phase, seat == self._dealer, self._discards[seat], self._hands[seat],
+                          action.cards)
+        elif isinstance(action, Play | Go):
+            check_turn(self._phase, seat, self._discards[seat] is not None, self._claimant, self._turn, self.names,
+                       "play a card" if isinstance(action, Play) else "say go")
+            if isinstance(action, Play):
+                check_play(action.card, self._hands[seat], self._count)
+            else:
+                check_go(self.playable(seat))
         elif isinstance(action, CallMuggins):
-            if not self.rules.muggins:
-                raise IllegalActionError("This table does not play muggins.")
-            if not self._muggins_open:
-                raise IllegalActionError("Muggins is called after a count, before the next deal's cards are laid "
-                                         "away.")
-            if not self._missed_by_opponents(seat):
-                side = self.rules.side_of(seat)
-                if any(self.rules.side_of(offender) != side for offender, _, _ in self._taken):
-                    raise IllegalActionError("The missed points were taken already; there is nothing more to call "
-                                             "muggins on.")
-                if not self.rules.wrong_muggins:
-                    raise IllegalActionError("Every count was right: there is nothing to call muggins on.")
-                if side in self._called_wrong:
-                    raise IllegalActionError("You called muggins already, and every count was right; nothing has "
-                                             "been counted since.")
+            check_muggins(self.rules, seat, self._muggins_open, self._missed_by_opponents(seat), self._taken,
+                          self._called_wrong)
         elif isinstance(action, ClaimCount | CountTimeout) and self.claiming == seat:
-            self._verify_peg_claim(action)
+            check_peg_claim(action)
         elif isinstance(action, ClaimCount | CountTimeout):
-            if self._phase is not Phase.COUNT or self._show[0][0] != seat:
-                raise IllegalActionError("Nobody is waiting for you to count a hand.")
-            if isinstance(action, CountTimeout) and self.rules.count_timer is None:
-                raise IllegalActionError("There is no counting timer at this table.")
-            if isinstance(action, ClaimCount):
-                n = len(self._show_cards(*self._show[0]))
-                top = MAX_SCORE[n]
-                if not 0 <= action.points <= top:
-                    raise IllegalActionError(f"A count for {number_words(n)} cards and the starter is from zero "
-                                             f"to {number_words(top)}.")
+            counting = self.counting
+            check_count(self.rules, action, counting, len(self._show_cards(*counting)) if counting else 0)
         else:
             raise IllegalActionError("That is not something a player can do.")
-
-    def _verify_peg_claim(self, action: ClaimCount | CountTimeout) -> None:
-        if isinstance(action, CountTimeout):
-            raise IllegalActionError("The counting timer is for the show; the points of a card in the play are not "
-                                     "timed.")
-        points = action.points
-        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_PLAY_SCORE:
-            raise IllegalActionError(PLAY_POINTS)
-
-    def _verify_discard(self, action: Discard) -> None:
-        seat = action.seat
-        if self._phase is not Phase.DISCARD:
-            raise IllegalActionError("It is not time to lay cards away to the crib.")
-        needed = self.rules.shape.discards_of(seat == self._dealer)
-        if needed == 0:
-            raise IllegalActionError(
-                f"The dealer lays nothing away at a table of {number_words(self.rules.players)}; "
-                "the crib is the others' cards."
-            )
-        if self._discards[seat] is not None:
-            raise IllegalActionError("You have already laid your cards away.")
-        cards = action.cards
-        if len(cards) != needed:
-            cards_word = "card" if needed == 1 else "cards"
-            raise IllegalActionError(f"Lay away exactly {number_words(needed)} {cards_word} to the crib.")
-        if len(set(cards)) != len(cards):
-            raise IllegalActionError("You named the same card twice.")
-        for card in cards:
-            if card not in self._hands[seat]:
-                raise IllegalActionError(f"You do not hold the {card.name}.")
-
-    def _verify_turn(self, seat: int, doing: str) -> None:
-        if self._phase is Phase.DISCARD:
-            if self._discards[seat] is None:
-                raise IllegalActionError("Lay your cards away to the crib first.")
-            raise IllegalActionError("Wait for the others to lay their cards away.")
-        if self._phase is Phase.PEG_CLAIM and self._claimant is not None:
-            if self._claimant == seat:
-                raise IllegalActionError("First claim the points your card made: type them and press Enter.")
-            raise IllegalActionError(f"Wait for {self.names[self._claimant]} to claim the points of their card.")
-        if self._phase is not Phase.PLAY:
-            raise IllegalActionError(f"You cannot {doing} now: the play is over.")
-        if self._turn != seat:
-            whose = self.names[self._turn] if self._turn is not None else "nobody"
-            raise IllegalActionError(f"It is {whose}'s turn to play, not yours.")
-
-    def _check_seat(self, seat: object) -> None:
-        if type(seat) is not int or not 0 <= seat < self.rules.players:
-            raise IllegalActionError("There is no such seat at this table.")
 
     def can(self, action: Action) -> bool:
         """True if ``action`` is allowed now."""
@@ -457,33 +210,17 @@ class Game:
             if not missed:
                 yield PointsGiven(self.rules.opponent_of(seat), seat, self.rules.wrong_muggins, "wrong muggins")
 
-    def _counts_by_hand(self, seat: int) -> bool:
-        """A person counting their own hands: their mistakes are settled at once."""
-        return self.rules.manual_counting and seat in self.manual_seats
-
-    def _pegs_by_hand(self, seat: int) -> bool:
-        """A person calling the points of their own cards in the play."""
-        return self.rules.manual_pegging and seat in self.manual_seats
-
-    def _missed_by_opponents(self, seat: int) -> list[tuple[int, bool, int]]:
-        side = self.rules.side_of(seat)
-        return [m for m in self._missed if self.rules.side_of(m[0]) != side]
-
     def _settle(self, action: ClaimCount | CountTimeout) -> Iterator[Event]:
         seat, crib = self._show[0]
         cards = self._show_cards(seat, crib)
         assert self._starter is not None
-        score = score_hand(cards, self._starter, crib)
-        true = score.total
         if isinstance(action, CountTimeout):
-            half = true // 2
-            yield HandShown(seat, crib, cards, self._starter, score, true - half, None, True)
-            if half:
-                yield PointsGiven(self.rules.opponent_of(seat), seat, half, "timer")
+            yield from timed_out(self.rules, seat, crib, cards, self._starter)
             return
+        score = score_hand(cards, self._starter, crib)
         claimed = action.points
         # A computer's short count waits for muggins; a person's is settled at once.
-        pegged, given = self._settlement(seat, true, claimed, give_missed=self._counts_by_hand(seat))
+        pegged, given = self._settlement(seat, score.total, claimed, give_missed=self._counts_by_hand(seat))
         yield HandShown(seat, crib, cards, self._starter, score, pegged, claimed)
         if given is not None:
             yield given
@@ -514,36 +251,21 @@ class Game:
         while (event := self._next_automatic()) is not None:
             self._emit(event)
 
-    def _rng(self, *parts: object) -> random.Random:
-        return random.Random("/".join(str(p) for p in (self.seed, *parts)))
-
-    def _shuffled(self, *parts: object) -> list[Card]:
-        """The deck shuffled for ``parts``: Fisher-Yates on ``getrandbits``, which every Python version keeps,
-        where ``random.shuffle``'s and ``sample``'s algorithms are not promised to stay the same."""
-        rng = self._rng(*parts)
-        deck = list(DECK)
-        for i in range(len(deck) - 1, 0, -1):
-            j = _below(rng, i + 1)
-            deck[i], deck[j] = deck[j], deck[i]
-        return deck
-
     def _next_automatic(self) -> Event | None:
         n = self.rules.players
         phase = self._phase
         if phase is Phase.CUT_FOR_DEAL:
             if self._first_dealer is None:
-                cards = tuple(self._shuffled("cut", self._cuts)[: len(self._cutting)])
-                return CutForDeal(self._cutting, cards)
+                return cut_for_deal(self.seed, self._cuts, self._cutting)
             return GameStarted(1, self._first_dealer)
         if phase is Phase.GAME_OVER:
-            return GameStarted(self._game_no + 1, self._next_game_dealer())
+            return GameStarted(self._game_no + 1, next_game_dealer(self.rules, self._dealer, self._scores))
         if phase is Phase.THREE_FOR_LAST:
             return ThreeForLast((self._dealer + 1) % n)
         if phase is Phase.DEAL:
-            return self._deal(self._deal_no + 1, self._dealer)
+            return deal(self.rules, self.seed, self._game_no, self._deal_no + 1, self._dealer)
         if phase is Phase.STARTER:
-            index = _below(self._rng(self._game_no, self._deal_no, "starter"), len(self._stock))
-            return StarterCut((self._dealer - 1) % n, self._stock[index])
+            return cut_starter(self.seed, self._game_no, self._deal_no, (self._dealer - 1) % n, self._stock)
         if phase is Phase.HIS_HEELS:
             return HisHeels(self._dealer)
         if phase is Phase.PLAY:
@@ -552,14 +274,13 @@ class Game:
             return PlayEnded()
         if phase is Phase.SHOW:
             if not self._show:
-                return self._deal(self._deal_no + 1, (self._dealer + 1) % n)
+                return deal(self.rules, self.seed, self._game_no, self._deal_no + 1, (self._dealer + 1) % n)
             seat, crib = self._show[0]
             cards = self._show_cards(seat, crib)
             assert self._starter is not None
             if self._counts_by_hand(seat) or (self.rules.muggins and seat not in self.manual_seats):
                 return CountRequested(seat, crib, cards, self._starter)
-            score = score_hand(cards, self._starter, crib)
-            return HandShown(seat, crib, cards, self._starter, score, score.total)
+            return counted(seat, crib, cards, self._starter)
         return None
 
     def _next_in_play(self) -> Event | None:
@@ -570,36 +291,6 @@ class Game:
         if self.playable(self._turn) or not self.auto_go:
             return None
         return SaidGo(self._turn)
-
-    def _deal(self, number: int, dealer: int) -> Dealt:
-        n = self.rules.players
-        shape = self.rules.shape
-        deck = self._shuffled(self._game_no, number, "deal")
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        # One card at a time, from the dealer's left, to each player who still needs one.
-        needed = [shape.dealt_to(s == dealer) for s in range(n)]
-        position = 0
-        while any(len(hands[s]) < needed[s] for s in range(n)):
-            for step in range(1, n + 1):
-                s = (dealer + step) % n
-                if len(hands[s]) < needed[s]:
-                    hands[s].append(deck[position])
-                    position += 1
-        crib = deck[position:position + shape.crib_from_deck]
-        position += shape.crib_from_deck
-        return Dealt(number, dealer, tuple(tuple(h) for h in hands), tuple(crib), tuple(deck[position:]))
-
-    def _next_game_dealer(self) -> int:
-        lowest = min(self._scores)
-        n = self.rules.players
-        for step in range(1, n + 1):
-            seat = (self._dealer + step) % n
-            if self._scores[self.rules.side_of(seat)] == lowest:
-                return seat
-        raise AssertionError("some side has the lowest score")  # pragma: no cover
-
-    def _show_cards(self, seat: int, crib: bool) -> tuple[Card, ...]:
-        return tuple(sorted(self._crib)) if crib else self._kept[seat]
 
     # ----------------------------------------------------------------- the fold
     def _emit(self, event: Event) -> None:
@@ -711,8 +402,7 @@ class Game:
             self._turn = leader
         elif isinstance(event, PlayEnded):
             self._turn = None
-            self._show = [((self._dealer + step) % n, False) for step in range(1, n + 1)]
-            self._show.append((self._dealer, True))
+            self._show = show_order(self._dealer, n)
             self._phase = Phase.SHOW
         elif isinstance(event, CountRequested):
             self._phase = Phase.COUNT
@@ -746,25 +436,6 @@ class Game:
         self._phase = Phase.PLAY
         self._turn = self._next_active(self._dealer)
 
-    def _next_turn(self, after: int) -> int | None:
-        """Whose turn follows ``after`` in the play, or None when the series is over: nobody else can play and
-        the player who laid the last card cannot either (they take the last card without saying go)."""
-        seat = self._next_active(after)
-        if seat is not None and seat == self._last_player:
-            if all(self._count + c.value > 31 for c in self._hands[seat]):
-                return None
-        return seat
-
-    def _next_active(self, after: int) -> int | None:
-        """The first seat clockwise after ``after`` (ending with ``after`` itself) that holds cards and has not
-        said go in this series."""
-        n = self.rules.players
-        for step in range(1, n + 1):
-            seat = (after + step) % n
-            if self._hands[seat] and seat not in self._out:
-                return seat
-        return None
-
     # ----------------------------------------------------------------- saving and replaying
     def to_json(self) -> dict[str, Any]:
         """Everything needed to rebuild this game: version, rules, names, seed, settings and the log."""
@@ -776,25 +447,16 @@ class Game:
         The log only grows, so each event is written as text once and kept: saving after every move costs the
         new events, not the whole log again.
 
+        >>> import json
         >>> game = Game(seed=7)
         >>> json.loads(game.dumps()) == game.to_json()
         True
         """
-        encoded = self._encoded
-        encoded.extend(json.dumps(event_to_json(e), separators=(",", ":")) for e in self._log[len(encoded):])
-        header = self.to_json_header()
-        return json.dumps(header, separators=(",", ":"))[:-1] + ',"events":[' + ",".join(encoded) + "]}"
+        return save_text(self.to_json_header(), self._encoded, self._log)
 
     def to_json_header(self) -> dict[str, Any]:
         """`to_json` without the events."""
-        return {
-            "audiocrib": SAVE_VERSION,
-            "rules": self.rules.to_json(),
-            "names": list(self.names),
-            "seed": self.seed,
-            "manual_seats": sorted(self.manual_seats),
-            "auto_go": self.auto_go,
-        }
+        return save_header(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Game:
@@ -803,37 +465,19 @@ class Game:
         The players' moves are read from the log and played again from the seed; the result must be the saved
         log exactly, so a damaged or edited save is refused rather than loaded into a state no game can reach.
         """
-        try:
-            if not isinstance(data, dict):
-                raise ValueError("not an object")
-            if data.get("audiocrib") != SAVE_VERSION:
-                raise SaveError("This saved game is from another version of audiocrib.")
-            rules = Rules.from_json(dict(data["rules"]))
-            names, seed, manual = data["names"], data["seed"], data.get("manual_seats", [])
-            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                raise ValueError("names must be text")
-            if type(seed) is not int or not isinstance(manual, list) or not all(type(s) is int for s in manual):
-                raise ValueError("seed and seats must be whole numbers")
-            events = [event_from_json(e) for e in data["events"]]
-            game = cls(rules, names, seed, manual, _flag(data.get("auto_go", True)))
-            for action in _moves(events, game.auto_go):
+        with reading_save():
+            saved = read_save(data)
+            game = cls(saved.rules, saved.names, saved.seed, saved.manual_seats, saved.auto_go)
+            for action in moves(saved.events, game.auto_go):
                 game.apply(action)
-            if game._log != events:
+            if game._log != saved.events:
                 raise ValueError("the log is not what these moves give")
-        except SaveError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-            raise SaveError("This saved game is damaged and cannot be read.") from error
         return game
 
     @classmethod
     def loads(cls, text: str) -> Game:
         """`from_json` from text."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise SaveError("This saved game is damaged and cannot be read.") from error
-        return cls.from_json(data)
+        return cls.from_json(save_value(text))
 
     @classmethod
     def from_events(
@@ -869,92 +513,3 @@ class Game:
     def replayed(self) -> Game:
         """A new game built by replaying this game's log from the start."""
         return Game(self.rules, self.names, self.seed, self.manual_seats, self.auto_go, _events=self._log)
-
-    def state_key(self) -> tuple[object, ...]:
-        """Everything that makes up the state, for comparing two games."""
-        return (
-            self.rules, self.names, self.seed, self.manual_seats, self.auto_go, self._phase, self._cutting,
-            self._cuts, self._first_dealer, self._game_no, self._deal_no, self._dealer, tuple(self._scores),
-            tuple(self._match), tuple(map(tuple, self._hands)), tuple(self._kept), tuple(self._discards),
-            tuple(self._crib), tuple(self._stock), self._starter, self._count, tuple(self._series),
-            tuple(map(tuple, self._played)), frozenset(self._out), self._turn, self._last_player,
-            self._last_card_scored, self._claimant, tuple(self._show), self._winner, self._muggins_open,
-            tuple(self._missed), tuple(self._taken), frozenset(self._called_wrong), tuple(self._log),
-        )
-
-
-
-def _is_card(value: object) -> bool:
-    """A real `Card`: not a subclass, and not one whose fields were set around its checks."""
-    return (type(value) is Card and type(getattr(value, "rank", None)) is Rank
-            and type(getattr(value, "suit", None)) is Suit)
-
-
-def _is_cards(value: object) -> bool:
-    return type(value) is tuple and len(value) <= len(DECK) and all(_is_card(c) for c in value)
-
-
-_FIELD_CHECKS: dict[object, tuple[Callable[[object], bool], str]] = {
-    int: (lambda value: type(value) is int, "That is not a whole number."),
-    Card: (_is_card, "That is not a card."),
-    tuple[Card, ...]: (_is_cards, "That is not a card."),
-}
-"""For each type an action's field may have: the test of a value, and the sentence that refuses one that fails it."""
-
-_ACTION_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _check_form(action: object) -> None:
-    """Refuse what is not one of the game's own action types (`ACTION_TYPES`) with every field of its type."""
-    cls = type(action)
-    if cls not in ACTION_TYPES.values():
-        raise IllegalActionError("That is not something a player can do.")
-    hints = _ACTION_HINTS.get(cls)
-    if hints is None:
-        hints = _ACTION_HINTS[cls] = typing.get_type_hints(cls)
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        value = getattr(action, f.name, None)
-        if f.name == "seat" and type(value) is not int:
-            raise IllegalActionError("There is no such seat at this table.")
-        test, refusal = _FIELD_CHECKS.get(hints[f.name], (lambda _: False, "That is not something a player can do."))
-        if not test(value):
-            raise IllegalActionError(refusal)
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """A uniform number in ``range(n)`` from ``getrandbits`` by rejection, stable across Python versions."""
-    bits = n.bit_length()
-    while True:
-        value = rng.getrandbits(bits)
-        if value < n:
-            return value
-
-
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError("expected true or false")
-    return value
-
-
-def _moves(events: Iterable[Event], auto_go: bool) -> Iterator[Action]:
-    """The players' actions that produced ``events`` (everything else the game does by itself)."""
-    previous: Event | None = None
-    for event in events:
-        if isinstance(event, Discarded):
-            yield Discard(event.seat, event.cards)
-        elif isinstance(event, Played):
-            yield Play(event.seat, event.card)
-        elif isinstance(event, SaidGo) and not auto_go:
-            yield Go(event.seat)
-        elif isinstance(event, HandShown) and event.timed_out:
-            yield CountTimeout(event.seat)
-        elif isinstance(event, HandShown) and event.claimed is not None:
-            yield ClaimCount(event.seat, event.claimed)
-        elif isinstance(event, PlayClaimed):
-            yield ClaimCount(event.seat, event.claimed)
-        elif isinstance(event, MugginsCalled) and not (isinstance(previous, MugginsCalled)
-                                                       and previous.seat == event.seat):
-            yield CallMuggins(event.seat)  # one call takes every short count open, in a row of events
-        elif isinstance(event, PointsGiven) and event.reason == "wrong muggins":
-            yield CallMuggins(event.offender)
-        previous = event

@@ -12,14 +12,12 @@ hidden (other hands, the crib before it is shown, the stock) can be reached thro
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from audiocrib.engine.cards import Card
 from audiocrib.engine.events import CountRequested, Dealt, Event, HandShown
+from audiocrib.engine.phase import Phase
 from audiocrib.engine.rules import Rules
-
-if TYPE_CHECKING:
-    from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.state import GameState
 
 __all__ = ["PlayerView", "make_view"]
 
@@ -83,15 +81,13 @@ class PlayerView:
     @property
     def must_discard(self) -> int:
         """How many cards this seat must still lay away (0 once done, or outside the discard)."""
-        from audiocrib.engine.game import Phase
-
         if self.phase is not Phase.DISCARD or self.laid_away[self.seat]:
             return 0
         return self.rules.shape.discards_of(self.seat == self.dealer)
 
 
-def make_view(game: Game, seat: int, events: tuple[Event, ...]) -> PlayerView:
-    """Build ``seat``'s view of ``game``; ``events`` is the log already redacted for that seat."""
+def make_view(game: GameState, seat: int, events: tuple[Event, ...]) -> PlayerView:
+    """Build ``seat``'s view of ``game`` (a `Game`); ``events`` is the log already redacted for that seat."""
     crib: tuple[Card, ...] | None = None
     for event in reversed(events):
         if isinstance(event, HandShown | CountRequested) and event.crib:

@@ -39,15 +39,9 @@ from audiocrib.engine.game import Phase
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.scoring import ScoreItem, ScoreKind
 from audiocrib.engine.views import PlayerView
-from audiocrib.telling.narrator import (
-    SeatNames,
-    card_names,
-    cards_phrase,
-    counted_first,
-    join_words,
-    match_phrase,
-    points_phrase,
-)
+from audiocrib.telling.listener import SeatNames, match_phrase
+from audiocrib.telling.phrases import card_names, cards_phrase, join_words, points_phrase
+from audiocrib.telling.play import counted_first
 from audiocrib.telling.words import count_aloud
 
 __all__ = [

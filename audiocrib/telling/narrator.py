@@ -87,11 +87,9 @@ NORMAL cut down as noted):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Iterable
 
-from audiocrib.engine.cards import Card, spoken_list
+from audiocrib.engine.cards import spoken_list
 from audiocrib.engine.events import (
     CountRequested,
     CutForDeal,
@@ -116,8 +114,10 @@ from audiocrib.engine.events import (
 )
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
-from audiocrib.engine.scoring import Score, ScoreItem, ScoreKind
-from audiocrib.telling.words import count_aloud, item_phrase
+from audiocrib.telling.listener import SeatNames, Verbosity, match_phrase, side_list
+from audiocrib.telling.phrases import capitalised, card_names, cards_phrase, join_words, points_phrase
+from audiocrib.telling.play import counted_first, play_aloud, play_claimed, play_points, played, played_to_claim
+from audiocrib.telling.show import count_requested, hand_shown, muggins, points_given
 
 __all__ = [
     "Narrator",
@@ -133,175 +133,6 @@ __all__ = [
     "points_phrase",
     "side_list",
 ]
-
-
-class Verbosity(StrEnum):
-    """How much the narrator says; the module docstring lists what each level says for each event."""
-
-    BRIEF = "brief"
-    """Short fragments, for players who know the game well."""
-    NORMAL = "normal"
-    """Full sentences (the default)."""
-    FULL = "full"
-    """Everything, with the scores after every scoring event and the cards of every hand shown."""
-
-
-def join_words(words: Sequence[str]) -> str:
-    """Words joined as spoken: ``"a"``, ``"a and b"``, ``"a, b and c"``.
-
-    >>> join_words(["you", "Carol", "Eve"])
-    'you, Carol and Eve'
-    """
-    if not words:
-        return ""
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def card_names(cards: Iterable[Card]) -> str:
-    """Card names without articles, for lists: ``"five of hearts, six of clubs and jack of spades"``.
-
-    >>> from audiocrib.engine.cards import parse_cards
-    >>> card_names(parse_cards("5H 6C"))
-    'five of hearts and six of clubs'
-    """
-    names = [card.name for card in cards]
-    return join_words(names) if names else "no cards"
-
-
-def points_phrase(points: int) -> str:
-    """``"one point"``, ``"two points"``."""
-    return f"{number_words(points)} point{'' if points == 1 else 's'}"
-
-
-def cards_phrase(count: int) -> str:
-    """``"no cards"``, ``"one card"``, ``"two cards"``."""
-    if count == 0:
-        return "no cards"
-    return f"{number_words(count)} card{'' if count == 1 else 's'}"
-
-
-def play_points(score: Score, count: int) -> str:
-    """What a card laid in the play scored, said after the count; "" for nothing.
-
-    The count already names a lone fifteen (at fifteen) or thirty-one (at thirty-one), so only the points follow.
-
-    >>> from audiocrib.engine.cards import parse_cards
-    >>> from audiocrib.engine.scoring import score_play
-    >>> play_points(score_play(parse_cards("7D 8C")), 15)
-    'two points'
-    >>> play_points(score_play(parse_cards("KS 9C 6D 6H")), 31)
-    'thirty-one and a pair, four points'
-    """
-    if not score.items:
-        return ""
-    if len(score.items) == 1:
-        kind = score.items[0].kind
-        if (kind is ScoreKind.FIFTEEN and count == 15) or (kind is ScoreKind.THIRTY_ONE and count == 31):
-            return points_phrase(score.total)
-    return f"{join_words([item_phrase(item) for item in counted_first(score)])}, {points_phrase(score.total)}"
-
-
-def play_aloud(score: Score) -> str:
-    """What a card made in the play, counted aloud as a hand is (fifteen or thirty-one first); "nothing" for none.
-
-    >>> from audiocrib.engine.cards import parse_cards
-    >>> from audiocrib.engine.scoring import score_play
-    >>> play_aloud(score_play(parse_cards("5H 5S 5D"))), play_aloud(score_play(parse_cards("5H 6S")))
-    ('fifteen two, and a pair royal is eight', 'nothing')
-    """
-    return count_aloud(Score(tuple(counted_first(score)))) if score.items else "nothing"
-
-
-def counted_first(score: Score) -> list[ScoreItem]:
-    """The items of a play score, fifteen or thirty-one (which the count names) before the rest, as players say
-    them: "thirty-one and a pair"."""
-    return sorted(score.items, key=lambda item: item.kind not in (ScoreKind.FIFTEEN, ScoreKind.THIRTY_ONE))
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-@dataclass(frozen=True, slots=True)
-class SeatNames:
-    """How one listener hears the seats and sides of a table: themselves as "you", the others by name."""
-
-    names: tuple[str, ...]
-    rules: Rules
-    me: int
-
-    def seat(self, seat: int, capital: bool = False) -> str:
-        """``"you"`` for the listener, else the seat's name."""
-        word = "you" if seat == self.me else self.names[seat]
-        return _capital(word) if capital else word
-
-    def possessive(self, seat: int, capital: bool = False) -> str:
-        """``"your"`` or ``"Bob's"``."""
-        word = "your" if seat == self.me else f"{self.names[seat]}'s"
-        return _capital(word) if capital else word
-
-    def owner(self, seat: int) -> str:
-        """``"yours"`` or ``"Bob's"``, as in "the crib is yours"."""
-        return "yours" if seat == self.me else f"{self.names[seat]}'s"
-
-    def verb(self, seat: int, verb: str) -> str:
-        """``verb`` agreeing with the seat: "play" for the listener, "plays" for another."""
-        return verb if seat == self.me else _third_person(verb)
-
-    def does(self, seat: int, verb: str, capital: bool = False) -> str:
-        """The seat and a verb that agrees: ``does(1, "play")`` is ``"Bob plays"``, for the listener "you play"."""
-        return f"{self.seat(seat, capital)} {self.verb(seat, verb)}"
-
-    def side(self, side: int, capital: bool = False) -> str:
-        """A side named by its players, the listener first: ``"you and Carol"``, ``"Bob and Dave"``, ``"Bob"``."""
-        seats = self.rules.seats_of(side)
-        ordered = sorted(seats, key=lambda s: (s != self.me, s))
-        word = join_words([self.seat(s) for s in ordered])
-        return _capital(word) if capital else word
-
-    def side_verb(self, side: int, verb: str) -> str:
-        """``verb`` agreeing with the side: "win" for "you" or a team, "wins" for one other player."""
-        seats = self.rules.seats_of(side)
-        plural = len(seats) > 1 or seats == (self.me,)
-        return verb if plural else _third_person(verb)
-
-    def side_does(self, side: int, verb: str, capital: bool = False) -> str:
-        """A side and a verb that agrees: ``"Bob and Dave win"``, ``"you win"``, ``"Bob wins"``."""
-        return f"{self.side(side, capital)} {self.side_verb(side, verb)}"
-
-    def sides_from_mine(self) -> list[int]:
-        """Every side, the listener's first, then clockwise."""
-        mine = self.rules.side_of(self.me)
-        return [(mine + step) % self.rules.sides for step in range(self.rules.sides)]
-
-
-def _third_person(verb: str) -> str:
-    if verb == "have":
-        return "has"
-    if verb == "are":
-        return "is"
-    if verb.endswith(("s", "sh", "ch", "x")):
-        return verb + "es"
-    return verb + "s"
-
-
-def side_list(seats: SeatNames, parts: Sequence[str]) -> str:
-    """Clauses about several sides: joined with "and", or with semicolons at team tables, where the sides' own
-    names hold "and" ("you and Carol have one; Bob and Dave have two")."""
-    if seats.rules.team_size > 1:
-        return "; ".join(parts)
-    return join_words(parts)
-
-
-def match_phrase(seats: SeatNames, match_scores: Sequence[int]) -> str:
-    """The match score as a sentence: ``"In the match to three game points, you have one and Bob has none."``."""
-    parts = []
-    for side in seats.sides_from_mine():
-        points = match_scores[side]
-        parts.append(f"{seats.side_does(side, 'have')} {number_words(points) if points else 'none'}")
-    return f"In the match to {number_words(seats.rules.match_games)} game points, {side_list(seats, parts)}."
 
 
 class Narrator:
@@ -404,11 +235,11 @@ class Narrator:
         if isinstance(event, HisHeels):
             return [f"{s.does(event.seat, 'peg', True)} two for his heels."]
         if isinstance(event, Played) and event.to_claim:
-            return [self._played_to_claim(event)]
+            return [played_to_claim(event, s, self.verbosity)]
         if isinstance(event, PlayClaimed):
-            return [self._play_claimed(event)]
+            return [play_claimed(event, s, self.verbosity)]
         if isinstance(event, Played):
-            return [self._played(event)]
+            return [played(event, s, self.verbosity)]
         if isinstance(event, SaidGo):
             return [f"{s.seat(event.seat, True)}: go." if self._brief else f"{s.does(event.seat, 'say', True)} go."]
         if isinstance(event, LastCard):
@@ -428,13 +259,13 @@ class Narrator:
         if isinstance(event, CountRequested):
             if event.seat != self.seat and self.rules.muggins and not self._full:
                 return []  # a computer counting aloud: its count follows at once
-            return [self._count_requested(event)]
+            return [count_requested(event, s, self.verbosity)]
         if isinstance(event, HandShown):
-            return [self._hand_shown(event)]
+            return [hand_shown(event, s, self.verbosity)]
         if isinstance(event, PointsGiven):
-            return [self._points_given(event)]
+            return [points_given(event, s)]
         if isinstance(event, MugginsCalled):
-            return [self._muggins(event)]
+            return [muggins(event, s, self.verbosity, self._shown.get((event.offender, event.crib)))]
         if isinstance(event, GameWon):
             return [self._game_won(event)]
         if isinstance(event, MatchWon):
@@ -448,11 +279,11 @@ class Narrator:
         if self._brief:
             text = "Cut for deal: " + "; ".join(f"{s.seat(seat)}, {card.name}" for seat, card in pairs) + "."
         else:
-            text = _capital("; ".join(f"{s.does(seat, 'cut')} the {card.name}" for seat, card in pairs)) + "."
+            text = capitalised("; ".join(f"{s.does(seat, 'cut')} the {card.name}" for seat, card in pairs)) + "."
         low = min(card.rank for card in event.cards)
         tied = [s.seat(seat) for seat, card in pairs if card.rank == low]
         if len(tied) > 1:
-            text += f" {_capital(join_words(tied))} tie with {low.plural} and cut again."
+            text += f" {capitalised(join_words(tied))} tie with {low.plural} and cut again."
         return text
 
     def _game_started(self, event: GameStarted) -> str:
@@ -462,7 +293,7 @@ class Narrator:
         if rules.match_games > 1:
             text = f"Game {number_words(event.game)}: {text}"
         else:
-            text = _capital(text)
+            text = capitalised(text)
         if self._full:
             text += f" The game is to {number_words(rules.target)} points."
             if rules.match_games > 1:
@@ -479,7 +310,8 @@ class Narrator:
             text = f"Deal {deal}: {s.does(event.dealer, 'deal')}, so the crib is {s.owner(event.dealer)}."
             extra = self.rules.shape.crib_from_deck
             if extra:
-                text += f" {_capital(cards_phrase(extra))} from the pack {'goes' if extra == 1 else 'go'} to the crib."
+                goes = "goes" if extra == 1 else "go"
+                text += f" {capitalised(cards_phrase(extra))} from the pack {goes} to the crib."
         lines = [text]
         hand = event.hands[self.seat] if self.seat < len(event.hands) else ()
         if hand:
@@ -494,129 +326,6 @@ class Narrator:
         if self._full:
             return [f"{self.seats.does(event.seat, 'lay', True)} away {cards_phrase(event.count)}."]
         return []
-
-    def _played(self, event: Played) -> str:
-        s = self.seats
-        count = number_words(event.count)
-        if self._brief:
-            points = f" for {number_words(event.points)}" if event.points else ""
-            return f"{s.seat(event.seat, True)}: {event.card.name}, {count}{points}."
-        scored = play_points(event.score, event.count)
-        return f"{s.does(event.seat, 'play', True)} the {event.card.name} for {count}" + (
-            f": {scored}." if scored else "."
-        )
-
-    def _played_to_claim(self, event: Played) -> str:
-        """Manual pegging: a card whose points its player is to claim (the points are not said yet)."""
-        s = self.seats
-        count = number_words(event.count)
-        if self._brief:
-            ask = " Your points?" if event.seat == self.seat else ""
-            return f"{s.seat(event.seat, True)}: {event.card.name}, {count}.{ask}"
-        text = f"{s.does(event.seat, 'play', True)} the {event.card.name} for {count}"
-        return text + ("; type its points and press Enter." if event.seat == self.seat else ".")
-
-    def _play_claimed(self, event: PlayClaimed) -> str:
-        """Manual pegging: what was said for a card, and what it made, as a manual count is told."""
-        said = f"{self.seats.seat(event.seat, True)} said {number_words(event.claimed)}"
-        total = event.score.total
-        aloud = play_aloud(event.score)
-        if event.claimed == total:
-            if not total:
-                return f"{said}, which is right: nothing."
-            return f"{said}, which is right." if self._brief else f"{said}, which is right: {aloud}."
-        if not total:
-            return f"{said}. The card made nothing."
-        made = f"The card made {number_words(total)}"
-        return f"{said}. {made}." if self._brief else f"{said}. {made}: {aloud}."
-
-    def _count_requested(self, event: CountRequested) -> str:
-        what = "crib" if event.crib else "hand"
-        if event.seat != self.seat:
-            return f"{self.seats.seat(event.seat, True)} is counting" + (" the crib." if event.crib else ".")
-        cards = card_names(sorted(event.cards))
-        if self._brief:
-            return f"Count your {what}: {cards}; starter {event.starter.name}."
-        text = f"Count your {what}: {cards}, with the starter, the {event.starter.name}"
-        text += "; type the total and press Enter."
-        if self.rules.count_timer is not None:
-            text += f" You have {number_words(self.rules.count_timer)} seconds."
-        return text
-
-    def _hand_shown(self, event: HandShown) -> str:
-        s = self.seats
-        noun = "crib" if event.crib else "hand"
-        whose = f"{s.possessive(event.seat, True)} {noun}"
-        total = event.score.total
-        # your own hand's cards only when you did not count it yourself (its question has just read them)
-        show_cards = (self._full or event.crib or event.seat != self.seat
-                      or (event.claimed is None and not event.timed_out))
-        cards = f"{whose}: {card_names(sorted(event.cards))}" + (
-            f", with the starter, the {event.starter.name}" if self._full else "") + "."
-        if event.claimed is not None and self.rules.muggins and event.seat != self.seat and not event.timed_out:
-            # A computer counting aloud at a muggins table: its count is heard, the truth only if called.
-            said = f"{s.seat(event.seat, True)} counts {number_words(event.claimed)}."
-            return f"{whose}, {number_words(event.claimed)} by {s.possessive(event.seat)} count." if self._brief \
-                else f"{cards} {said}"
-        if event.claimed is None and not event.timed_out:
-            if self._brief:
-                return f"{whose}, {number_words(total) if total else 'nothing'}."
-            if show_cards:
-                return f"{cards} {_capital(count_aloud(event.score))}." if total else f"{cards} Nineteen: nothing."
-            return f"{whose}: {count_aloud(event.score)}." if total else f"{whose} is nineteen: nothing."
-        # A manual count: what was said, then the true count in cribbage style.
-        parts = [cards] if show_cards and not self._brief else []
-        truth = f"The {noun} is {number_words(total)}" if total else f"The {noun} is nothing"
-        if event.timed_out:
-            parts.append(f"{s.possessive(event.seat, True)} time is up.")
-        elif event.claimed == total:
-            right = f"{s.seat(event.seat, True)} said {number_words(total)}, which is right"
-            if not total:
-                parts.append(f"{right}: nothing.")
-            elif self._brief:
-                parts.append(f"{right}.")
-            else:
-                parts.append(f"{right}: {count_aloud(event.score)}.")
-            return " ".join(parts)
-        else:
-            assert event.claimed is not None
-            parts.append(f"{s.seat(event.seat, True)} said {number_words(event.claimed)}.")
-        if self._brief or not total:
-            parts.append(f"{truth}.")
-        else:
-            parts.append(f"{truth}: {count_aloud(event.score)}.")
-        if event.timed_out:
-            parts.append(f"{s.does(event.seat, 'peg', True)} {number_words(event.pegged)}.")
-        return " ".join(parts)
-
-    def _muggins(self, event: MugginsCalled) -> str:
-        s = self.seats
-        noun = "crib" if event.crib else "hand"
-        given = number_words(event.given)
-        take = f"Muggins! {s.does(event.seat, 'take', True)} {given} that {s.seat(event.offender)} missed"
-        shown = self._shown.get((event.offender, event.crib))
-        if self._brief or shown is None:
-            return f"{take}."
-        total = shown.score.total
-        return (f"{take}. {s.possessive(event.offender, True)} {noun} is {number_words(total)}: "
-                f"{count_aloud(shown.score)}.")
-
-    def _points_given(self, event: PointsGiven) -> str:
-        s = self.seats
-        given = number_words(event.given)
-        them = "it" if event.given == 1 else "them"
-        pegs = s.does(event.seat, "peg")
-        if event.reason == "missed" and event.offender != event.seat:
-            return f"{s.seat(event.offender, True)} missed {given}; {pegs} {them}."
-        if event.reason == "over-counted" and event.offender != event.seat:
-            offender = s.seat(event.offender, True)
-            return f"{offender} over-counted by {given}; {pegs} {them}."
-        if event.reason == "wrong muggins":
-            return (f"{s.seat(event.offender, True)} called muggins, but every count was right; "
-                    f"{pegs} {given}.")
-        if event.reason == "timer" and event.offender != event.seat:
-            return f"{_capital(pegs)} {given}, half the count, because {s.possessive(event.offender)} time ran out."
-        return f"{_capital(pegs)} {given}."
 
     def _game_won(self, event: GameWon) -> str:
         s = self.seats
