@@ -32,8 +32,8 @@ import sys
 import time
 from typing import Any
 
-from audiocrib.bots import Expert
 from audiocrib.bots.arena import progress_line, run_arena
+from audiocrib.bots.expert import Expert
 from audiocrib.engine.actions import Discard, Go, Play
 from audiocrib.engine.game import Game, Phase
 from audiocrib.engine.rules import Rules, Variant

@@ -8,8 +8,10 @@ from itertools import combinations
 import pytest
 
 from audiocrib import DECK, Card, Game, IllegalActionError, Rules, parse_cards, score_hand
-from audiocrib.bots import LEVELS, Beginner, Easy
+from audiocrib.bots.beginner import Beginner
 from audiocrib.bots.discards import analyse, points_without_starter
+from audiocrib.bots.easy import Easy
+from audiocrib.bots.levels import LEVELS
 from audiocrib.bots.player import Player, PlayerError, drive, load_player
 from audiocrib.engine.events import GameWon, HandShown, PointsGiven
 from audiocrib.engine.views import PlayerView
@@ -203,7 +205,7 @@ class TestMedium:
         return game.view(game.turn)
 
     def test_does_not_lead_a_five_and_prefers_a_low_lead(self) -> None:
-        from audiocrib.bots import Medium
+        from audiocrib.bots.medium import Medium
 
         view = self._view_after(["5C 9S KH 3D QS JS", "8H 2C 3C 9D 4D 5D"], ["QS JS", "4D 5D"], "")
         assert view.playable == parse_cards("5C 9S KH 3D")
@@ -211,7 +213,7 @@ class TestMedium:
             assert Medium(seed=seed).play(view) == Card.parse("3D")
 
     def test_avoids_leaving_twenty_one(self) -> None:
-        from audiocrib.bots import Medium
+        from audiocrib.bots.medium import Medium
 
         # Count 12 after 7C 5H (seat 0 led the seven): the nine would leave 21, the eight 20.
         view = self._view_after(["7C 2S 9S KH QS JS", "5H 8H 9D 2C 4D 5D"], ["QS JS", "4D 5D"], "0:7C 1:5H")
@@ -220,14 +222,14 @@ class TestMedium:
             assert Medium(seed=seed).play(view) != Card.parse("9S")
 
     def test_takes_the_points_in_front_of_it(self) -> None:
-        from audiocrib.bots import Medium
+        from audiocrib.bots.medium import Medium
 
         view = self._view_after(["7C 2S 9S KH QS JS", "8H 2C 3C 9D 4D 5D"], ["QS JS", "4D 5D"], "0:7C")
         for seed in range(5):
             assert Medium(seed=seed).play(view) == Card.parse("8H")
 
     def test_lays_away_for_the_best_expected_hand(self) -> None:
-        from audiocrib.bots import Medium
+        from audiocrib.bots.medium import Medium
 
         hand = parse_cards("5H 5S 5C JD 4H 6C")
         thrown = Medium(seed=1).discard(_discard_view(hand))

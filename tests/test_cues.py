@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from audiocrib.bots import Beginner
+from audiocrib.bots.beginner import Beginner
 from audiocrib.bots.player import drive
 from audiocrib.engine.cards import parse_cards
 from audiocrib.engine.events import EVENT_TYPES, GameWon, HisHeels, MugginsCalled, Played, PointsGiven

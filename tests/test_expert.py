@@ -9,10 +9,10 @@ from functools import partial
 import pytest
 
 from audiocrib import DECK, Card, Game, Rules, parse_cards
-from audiocrib.bots import Expert, Medium
 from audiocrib.bots.crib import crib_value
 from audiocrib.bots.discards import analyse, hand_points
-from audiocrib.bots.expert import _go_floors
+from audiocrib.bots.expert import Expert, _go_floors
+from audiocrib.bots.medium import Medium
 from audiocrib.bots.pegging import PlaySearch, peg_points
 from audiocrib.bots.player import drive
 from audiocrib.engine.actions import Discard, Play

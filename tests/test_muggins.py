@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from audiocrib.bots import Beginner
+from audiocrib.bots.beginner import Beginner
 from audiocrib.bots.player import drive
 from audiocrib.engine.actions import CallMuggins, ClaimCount, Discard
 from audiocrib.engine.errors import IllegalActionError, RulesError

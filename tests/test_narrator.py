@@ -9,8 +9,10 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-from audiocrib.bots import Beginner, Easy, Medium
 from audiocrib.bots.base import Bot
+from audiocrib.bots.beginner import Beginner
+from audiocrib.bots.easy import Easy
+from audiocrib.bots.medium import Medium
 from audiocrib.bots.player import drive
 from audiocrib.engine.actions import ClaimCount, CountTimeout
 from audiocrib.engine.cards import Card, parse_cards

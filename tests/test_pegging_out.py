@@ -7,8 +7,9 @@ import random
 import pytest
 
 from audiocrib import Card, Game, Rules
-from audiocrib.bots import LEVELS, Beginner
 from audiocrib.bots.base import points_now, winning_card
+from audiocrib.bots.beginner import Beginner
+from audiocrib.bots.levels import LEVELS
 from audiocrib.engine.actions import Play
 from audiocrib.engine.events import GameWon, HandShown
 from audiocrib.engine.game import Phase

@@ -1,14 +1,6 @@
-"""Computer players, from beginner to expert. Each works from its own view only (see `audiocrib.bots.player`)."""
+"""Computer players, from beginner to expert, and what they think with: the player protocol (`player`), one
+module a level (`levels` names them), the discard and crib analysis and the arena. Each player works from its
+own view only (see `audiocrib.bots.player`).
 
-from __future__ import annotations
-
-from audiocrib.bots.base import Bot
-from audiocrib.bots.beginner import Beginner
-from audiocrib.bots.easy import Easy
-from audiocrib.bots.expert import Expert
-from audiocrib.bots.medium import Medium
-
-__all__ = ["LEVELS", "Beginner", "Bot", "Easy", "Expert", "Medium"]
-
-LEVELS: dict[str, type[Bot]] = {"beginner": Beginner, "easy": Easy, "medium": Medium, "expert": Expert}
-"""The computer players by level name, weakest first."""
+The package imports nothing when it is imported, so ``python -m audiocrib.bots.crib`` runs its module once.
+"""

@@ -3,7 +3,7 @@
 >>> from audiocrib import Game, Rules
 >>> from audiocrib.bots.player import drive
 >>> from audiocrib.engine.events import HandShown
->>> from audiocrib.bots import Medium
+>>> from audiocrib.bots.medium import Medium
 >>> game = Game(Rules(manual_counting=True), seed=4, manual_seats=[0, 1])
 >>> players = [Medium(seed=1, count_mistakes=0.5), Medium(seed=2)]
 >>> shown = [e for e in drive(game, players).events if isinstance(e, HandShown)]
@@ -81,7 +81,7 @@ class Bot:
         so far), so a move depends only on the position: a game resumed from a save goes on exactly as it would
         have.
 
-        >>> from audiocrib.bots import Beginner
+        >>> from audiocrib.bots.beginner import Beginner
         >>> a, b = Beginner(seed=1), Beginner(seed=2)
         >>> a.reseed(7, 1, 40); b.reseed(7, 1, 40)
         >>> a.rng.random() == b.rng.random()

@@ -14,7 +14,7 @@ expert's cards); the card with the best weighted value is laid. With two players
 its chance of winning (the show's order, the hands and the crib, see `audiocrib.bots.board`) instead of its points.
 
 >>> from audiocrib import Game
->>> from audiocrib.bots import Medium
+>>> from audiocrib.bots.medium import Medium
 >>> from audiocrib.bots.player import drive
 >>> drive(Game(seed=8), [Expert(seed=1), Medium(seed=2)]).over
 True

@@ -5,7 +5,7 @@ counting) what its hand is worth. The game says go for a player who cannot play,
 when it holds a card that fits. A computer player from outside the package is named ``module:Class``.
 
 >>> from audiocrib.engine.game import Game
->>> from audiocrib.bots import Beginner
+>>> from audiocrib.bots.beginner import Beginner
 >>> game = Game(seed=1)
 >>> finished = drive(game, [Beginner(seed=1), Beginner(seed=2)])
 >>> finished.over
@@ -88,12 +88,12 @@ def load_player(name: str, **options: object) -> Player:
     ...
     audiocrib.bots.player.PlayerError: There is no player called nowhere:Nobody.
     """
-    from audiocrib import bots
+    from audiocrib.bots.levels import LEVELS
 
     if ":" not in name:
-        cls = bots.LEVELS.get(name.lower())
+        cls = LEVELS.get(name.lower())
         if cls is None:
-            levels = ", ".join(bots.LEVELS)
+            levels = ", ".join(LEVELS)
             raise PlayerError(f"There is no computer player called {name}; the levels are {levels}.")
         return cls(**options)  # type: ignore[arg-type]  # options are each level's own
     module_name, _, class_name = name.partition(":")

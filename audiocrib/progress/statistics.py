@@ -5,7 +5,8 @@
 
 >>> from audiocrib import Game, Rules
 >>> from audiocrib.bots.player import drive
->>> from audiocrib.bots import Beginner, Medium
+>>> from audiocrib.bots.beginner import Beginner
+>>> from audiocrib.bots.medium import Medium
 >>> game = drive(Game(Rules(), ("You", "Bob"), seed=3), [Medium(seed=1), Beginner(seed=2)])
 >>> stats = Statistics()
 >>> stats.record(game, "table-1", ("beginner",), seat=0)
