@@ -27,7 +27,7 @@ from audiocrib.telling.cues import CUES
 __all__ = ["SOUNDS", "CuePlayer", "Mixer", "Player", "SilentPlayer", "SoundUnavailable", "load_cues",
            "open_player"]
 
-SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
+SOUNDS = Path(__file__).resolve().parents[2] / "sounds"
 """Where the cues are: ``sounds/`` beside the package (a source checkout or an editable install)."""
 RATE = 22_050
 
