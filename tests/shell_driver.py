@@ -170,7 +170,7 @@ async def play_to_the_end(table: Table, limit: int = 2000) -> None:
         elif moment == "play":
             await play_a_card(table)
         elif moment == "count":
-            game = table.session.game
+            game = getattr(table.session.table, "game", None)
             assert game is not None
             from audiocrib.engine.events import CountRequested
             from audiocrib.engine.scoring import score_hand

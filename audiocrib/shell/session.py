@@ -27,17 +27,14 @@ answer from the game as it stood at that moment.
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from audiocrib.bots.player import Player, load_player
-from audiocrib.engine.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.engine.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Play
 from audiocrib.engine.cards import Card
-from audiocrib.engine.errors import IllegalActionError
 from audiocrib.engine.events import (
     CountRequested,
     CutForDeal,
@@ -50,7 +47,8 @@ from audiocrib.engine.events import (
     SaidGo,
     ThreeForLast,
 )
-from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.game import Phase
+from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import PlayerView
 from audiocrib.progress.statistics import Statistics
 from audiocrib.shell import files
@@ -58,9 +56,11 @@ from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.drills import DRILL_KEYS, PRACTICE_ITEMS, Drills
 from audiocrib.shell.lock import FolderLock, updating
+from audiocrib.shell.offline import OfflineTable
 from audiocrib.shell.savedgame import SAVE_VERSION, SEAT, SavedTable
 from audiocrib.shell.settings import SETTING_NAMES, Settings, SettingsFile
-from audiocrib.shell.tablesetup import COUNT_MISTAKES, TableSetup
+from audiocrib.shell.table import Heard, Table
+from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.shell.typing import NOTHING_CLAIMED, NOTHING_TYPED, TypedCount, marked_count
 from audiocrib.sound.player import Player as SoundPlayer
 from audiocrib.sound.player import SilentPlayer
@@ -261,8 +261,10 @@ class Session:
         self.mode = Mode.MAIN
         self.return_mode = Mode.MAIN
         self.menu_index = 0
-        self.game: Game | None = None
-        self.players: list[Player | None] = []
+        self.table: Table | None = None
+        """The game being played, as the player's seat sees and plays it."""
+        self.rules = Rules()
+        """The rules of the table being played."""
         self.narrator: Narrator | None = None
         self.told = 0
         """How many of the game's events have been narrated."""
@@ -288,16 +290,12 @@ class Session:
         """How many keys of a burst typed ahead were refused with the buzz alone (the first of it is said)."""
         self.told_at = float("-inf")
         """When (by ``clock``) the game last brought news: the start of the typed-ahead guard."""
-        self.hurried = False
         self.hurried_at = -1
         """The number of events when Enter last hurried the computer players (said once a wait)."""
         self._finished = False
         self.keys_pressed = 0
         self.settings_file = settings_file
         self.open_speech = open_speech
-        self.levels: tuple[str, ...] = ()
-        self.table = ""
-        """The name of the table being played, for the statistics."""
         self.saved: SavedTable | None = None
         """An unfinished game found at the start, offered for resume."""
         self.statistics = Statistics()
@@ -407,15 +405,16 @@ class Session:
 
     def _game_moment(self) -> str:
         """The game's moment, whatever menu is open over it."""
-        assert self.game is not None
+        assert self.table is not None
         if self.holding:
             return "review"
-        if self.game.over:
+        phase = self.table.phase
+        if phase is Phase.MATCH_OVER:
             return "over"
-        waiting = self.game.waiting_for()
+        waiting = self.table.waiting_for()
         if SEAT in waiting:
             return {Phase.DISCARD: "discard", Phase.PLAY: "play", Phase.PEG_CLAIM: "peg",
-                    Phase.COUNT: "count"}[self.game.phase]
+                    Phase.COUNT: "count"}[phase]
         return "waiting"
 
     def bindings(self) -> tuple[Binding, ...]:
@@ -434,7 +433,8 @@ class Session:
         """Do what ``key`` does now; an unknown key gets one sentence and changes nothing; a key that makes a move
         typed ahead of the news that brought this moment does nothing and is answered after that news."""
         self.keys_pressed += 1
-        self.hurried = True
+        if self.table is not None:
+            self.table.hurry()
         bindings = self.bindings()
         if self._typed_ahead(next((b for b in bindings if key in b.keys), None)):
             burst = self.clock() - self.refused_at < self.settings.typed_ahead
@@ -472,8 +472,8 @@ class Session:
         been heard."""
         if self.mode is Mode.DRILL:
             stand: tuple[object, ...] = (self.drills.moment, id(self.drills.drill))
-        elif self.game is not None:
-            stand = (len(self.game.events), self.told, self.holding, self._game_moment())
+        elif self.table is not None:
+            stand = (len(self.table.view().events), self.told, self.holding, self._game_moment())
         else:
             return
         if stand != self.stand:
@@ -491,7 +491,7 @@ class Session:
             if self.moment == "count" and self.count_clock.running:
                 lines[0] += f" {_number(self.count_clock.left()).capitalize()} seconds left to count."
             lines += [f"{key_words(b.keys)}: {b.description}" for b in own]
-            if self.game is not None and self.game.rules.muggins and self.moment in ("review", "discard"):
+            if self.table is not None and self.rules.muggins and self.moment in ("review", "discard"):
                 lines += [f"{key_words(b.keys)}: {b.description}" for b in _TABLE if b.method == "_call_muggins"]
             lines.append("c b f v s t h n l answer questions, comma and period step through messages. "
                          "Question mark lists every key.")
@@ -770,27 +770,29 @@ class Session:
                 "or choose Resume the unfinished game."):
             return
         setup = self.setup
-        rules = setup.rules()
-        game = Game(rules, setup.names(), seed=self.seed, manual_seats=(SEAT,))
+        table = OfflineTable.new(setup.rules(), setup.names(), setup.levels, self.seed, self.save_path)
         self.say(f"New game: {setup.describe()}" + (" It is not kept." if self.elsewhere else ""))
         self.saved = None
-        self._begin(SavedTable(game, setup.levels, 0, frozenset(), -1, secrets.token_hex(8), ()))
+        self._sit_at(table, Heard(0, frozenset(), -1))
 
-    def _begin(self, table: SavedTable) -> None:
-        game = self.game = table.game
-        mistakes = COUNT_MISTAKES if game.rules.muggins else 0.0
-        self.players = [None, *(load_player(level, seed=game.seed * 8 + seat, count_mistakes=mistakes)
-                                for seat, level in enumerate(table.levels, start=1))]
-        self.levels = table.levels
-        self.table = table.table
-        self.narrator = Narrator(game.names, game.rules, SEAT, self.settings.verbosity)
-        events = game.view(SEAT).events
+    def _begin(self, saved: SavedTable) -> None:
+        """Take up a kept game where the player left it."""
+        self._sit_at(OfflineTable(saved, self.save_path), Heard(saved.told, saved.early, saved.passed))
+
+    def _sit_at(self, table: Table, heard: Heard) -> None:
+        """Play at ``table``, the player having heard it as far as ``heard``."""
+        self.table = table
+        table.listen(lambda: self._settle() if self.table is table else None)
+        view = table.view()
+        self.rules = view.rules
+        self.narrator = Narrator(view.names, view.rules, SEAT, self.settings.verbosity)
+        events = view.events
         # the narrator's memory, unspoken: what was told, in the order it was told
-        self.narrator.tell_all(events[: table.told])
-        self.narrator.tell_all(tuple(events[i] for i in sorted(table.early) if i >= table.told))
-        self.told = table.told
-        self.early = set(table.early)
-        self.passed = table.passed
+        self.narrator.tell_all(events[: heard.told])
+        self.narrator.tell_all(tuple(events[i] for i in sorted(heard.early) if i >= heard.told))
+        self.told = heard.told
+        self.early = set(heard.early)
+        self.passed = heard.passed
         self.holding = False
         self.stats_seen = 0
         self.mode = Mode.GAME
@@ -799,24 +801,22 @@ class Session:
 
     def _autosave(self) -> None:
         """Keep the game in progress (after every move), or once the match is over, let it go."""
-        if self.save_path is None or self.game is None:
+        table = self.table
+        if self.save_path is None or table is None:
             return
-        path = self.save_path
-        if self.game.over:
-            self._write("game", lambda: path.unlink(missing_ok=True))
-            return
-        table = SavedTable(self.game, self.levels, self.told, frozenset(self.early), self.passed, self.table,
-                           self.announcer.history.messages)
-        self._write("game", lambda: files.save(path, table.dumps(self._game_moment())))
+        heard = Heard(self.told, frozenset(self.early), self.passed)
+        moment, history = self._game_moment(), self.announcer.history.messages
+        self._write("game", lambda: table.keep(heard, moment, history))
 
     def _count_games(self) -> None:
         """Add the games won since last looked to the statistics, and keep them."""
-        assert self.game is not None
-        events = self.game.events
+        table = self.table
+        assert table is not None
+        view = table.view()  # the statistics read the rules and the games won, in the events
+        events = view.events
         news = any(isinstance(e, GameWon | MatchWon) for e in events[self.stats_seen:])
         self.stats_seen = len(events)
-        game = self.game
-        if not news or not self.statistics.record(game, self.table, self.levels, SEAT):
+        if not news or not self.statistics.record(view, table.name, table.levels, SEAT):
             return
         path = self.statistics_path
         if path is None:
@@ -827,7 +827,7 @@ class Session:
                 notice = self._load_statistics()
                 if notice:
                     self.say(notice)
-                if self.statistics.record(game, self.table, self.levels, SEAT):
+                if self.statistics.record(view, table.name, table.levels, SEAT):
                     files.save(path, {"version": STATISTICS_VERSION, **self.statistics.to_json()}, readable=True)
 
         self._write("statistics", update)
@@ -914,7 +914,7 @@ class Session:
         self.say("Back to the game. " + self._prompt_text())
 
     def _to_main_menu(self, key: str) -> None:
-        self.game = None
+        self.table = None
         self._enter_menu(Mode.MAIN, "Main menu: ")
 
     def _lock_folder(self, folder: Path) -> bool:
@@ -950,29 +950,18 @@ class Session:
     # ------------------------------------------------------------ the game: narration and the bots
     def view(self) -> PlayerView:
         """The human's view at the moment narrated (during a pause, the game as it stood there)."""
-        assert self.game is not None
+        assert self.table is not None
         if self.holding and self.snapshot is not None:
             return self.snapshot
-        return self.game.view(SEAT)
+        return self.table.view()
 
     def _settle(self) -> None:
         """After any change: narrate the news (stopping at a pause), the bots laying away as a deal begins; then
         count any game won in the statistics, and keep the game."""
-        self.hurried = False  # keys from here on hurry the next computer player
         self._catch_up()
         self._note_news()
         self._count_games()
         self._autosave()
-
-    def _bots_lay_away(self) -> bool:
-        """The computer players lay away at once (not paced: everyone lays away together); True if any did."""
-        assert self.game is not None
-        game = self.game
-        bots = sorted(s for s in game.waiting_for() if s != SEAT) if game.phase is Phase.DISCARD else []
-        for seat in bots:
-            player = self._bot(seat)
-            game.apply(Discard(seat, tuple(player.discard(game.view(seat)))))
-        return bool(bots)
 
     def _pauses_before(self, index: int, events: tuple[Event, ...]) -> bool:
         event = events[index]
@@ -987,10 +976,10 @@ class Session:
     def _catch_up(self) -> None:
         """Narrate the events not yet told, up to the next pause; once all are told and a deal waits for laying
         away, the bots lay away (only now: a muggins call stays open through the pause) and that is told too."""
-        assert self.game is not None and self.narrator is not None
+        assert self.table is not None and self.narrator is not None
         was_holding = self.holding
         self._tell_until_pause(was_holding)
-        while not self.holding and self._bots_lay_away():
+        while not self.holding and self.table.caught_up():
             self._tell_until_pause(was_holding)
         if self.holding:
             return
@@ -998,8 +987,8 @@ class Session:
         self._ask()
 
     def _tell_until_pause(self, was_holding: bool) -> None:
-        assert self.game is not None and self.narrator is not None
-        events = self.game.view(SEAT).events
+        assert self.table is not None and self.narrator is not None
+        events = self.table.view().events
         while self.told < len(events):
             if self.told in self.early:  # heard already, during a pause
                 self.told += 1
@@ -1007,7 +996,7 @@ class Session:
             if self._pauses_before(self.told, events):
                 self.holding = True
                 if not was_holding:
-                    self.snapshot = self.game.at(self.told, {i for i in self.early if i >= self.told}).view(SEAT)
+                    self.snapshot = self.table.view_after(self.told, frozenset(self.early))
                     self.next_up = "game" if isinstance(events[self.told], GameStarted) else "deal"
                     if self.next_up == "deal" and self.narrator.verbosity is Verbosity.NORMAL:
                         self.say(self.narrator.standing())
@@ -1031,8 +1020,8 @@ class Session:
 
     def _tell(self, event: Event) -> None:
         """Narrate one event: its cues, then its words (at brief, with sounds for words on, some cues alone)."""
-        assert self.game is not None and self.narrator is not None
-        cues = cues_for(event, SEAT, self.game.rules)
+        assert self.narrator is not None
+        cues = cues_for(event, SEAT, self.rules)
         self.cue(*cues)
         lines = self.narrator.tell(event)
         wordless = (self.settings.sounds_for_words and self.settings.sounds and cues
@@ -1062,14 +1051,14 @@ class Session:
         moment = self.moment
         if moment not in _QUESTIONS:
             return
-        assert self.game is not None and self.narrator is not None
+        assert self.table is not None and self.narrator is not None
         self.cursor = 0
         if self.resuming:
             self._say_where_it_stands()
             if moment != "count":
                 self.say(answers.hand(self.view(), ()))
         if moment == "peg":
-            asked = len(self.game.events)
+            asked = len(self.table.view().events)
             if asked != self.count_asked:  # a new claim: digits typed for another question are gone
                 self.count_asked = asked
                 self.typed.clear()
@@ -1079,7 +1068,7 @@ class Session:
         if moment == "play":
             self.cue("your turn")
         if moment == "count":
-            asked = len(self.game.events)
+            asked = len(self.table.view().events)
             if asked != self.count_asked:
                 if self.resuming:  # the narrator asked before the game was put away: ask again
                     request = next(e for e in reversed(self.view().events) if isinstance(e, CountRequested))
@@ -1088,57 +1077,24 @@ class Session:
                         self.say(line)
                 self.count_asked = asked
                 self.typed.clear()
-                timer = self.game.rules.count_timer
+                timer = self.rules.count_timer
                 if timer:
                     self.count_clock.start(timer)
             return  # the narrator has just asked for the count, with the cards
         self.say(self._prompt_text())
 
     def _prompt_text(self) -> str:
-        if self.mode is not Mode.GAME or self.game is None:
+        if self.mode is not Mode.GAME or self.table is None:
             return "No game is being played."
         if self.holding:
             return f"Press Enter for the next {self.next_up}."
         return answers.prompt(self.view(), tuple(self.marked))
 
     def bot_waiting(self) -> bool:
-        """True when a computer player is to move in the play (the terminal paces these moves)."""
-        return (self.mode is Mode.GAME and not self.holding and self.game is not None and not self.game.over
-                and self.moment == "waiting" and bool(self.game.waiting_for()))
-
-    def _bot(self, seat: int) -> Player:
-        """The computer player at ``seat``, its random source set from the position (so a resumed game goes on
-        exactly as it would have: the same cards to come and the same choices)."""
-        assert self.game is not None
-        player = self.players[seat]
-        assert player is not None
-        reseed: Callable[..., None] | None = getattr(player, "reseed", None)
-        if reseed is not None:
-            reseed(self.game.seed, seat, len(self.game.events))
-        return player
-
-    def bot_move(self) -> tuple[int, Action]:
-        """The next computer player's move, decided from its own view; (events so far, action).
-
-        Safe to run off the event loop: it only reads. `apply_bot_move` checks the game has not moved since.
-        """
-        assert self.game is not None
-        seat = min(self.game.waiting_for())
-        player = self._bot(seat)
-        stamp = len(self.game.events)
-        view = self.game.view(seat)
-        if self.game.phase is Phase.PLAY:
-            return stamp, (Play(seat, player.play(view)) if view.playable else Go(seat))
-        if self.game.phase is Phase.COUNT:
-            return stamp, ClaimCount(seat, player.count(view))
-        return stamp, Discard(seat, tuple(player.discard(view)))
-
-    def apply_bot_move(self, stamp: int, action: Action) -> None:
-        """Apply a move from `bot_move` if the game is still where it was, and narrate it."""
-        if self.game is None or len(self.game.events) != stamp or not self.bot_waiting():
-            return
-        self.game.apply(action)
-        self._settle()
+        """True when another player is to move in the play, the player listening (the terminal paces these moves)."""
+        return (self.mode is Mode.GAME and not self.holding and self.table is not None
+                and self.table.phase is not Phase.MATCH_OVER and self.moment == "waiting"
+                and bool(self.table.waiting_for()))
 
     def tick(self) -> None:
         """The counting timer: warnings at half time, ten and five seconds, and the timeout itself."""
@@ -1157,13 +1113,12 @@ class Session:
             self._act(CountTimeout(SEAT))  # the narrator says the time is up, and what it cost
 
     def _act(self, action: Action) -> bool:
-        assert self.game is not None
-        before = len(self.game.events)
-        try:
-            self.game.apply(action)
-        except IllegalActionError as error:
+        assert self.table is not None
+        before = len(self.table.view().events)
+        refused = self.table.send(action)
+        if refused is not None:
             self.cue("illegal")
-            self.say(str(error))
+            self.say(refused)
             return False
         self.marked = []
         self.cursor = 0
@@ -1175,8 +1130,8 @@ class Session:
     def _tell_early(self, start: int) -> None:
         """During a pause, tell at once the events an action just made (a muggins call), ahead of the next deal
         already dealt, and look back at the show with them in it. A deal voided by a game won now is never told."""
-        assert self.game is not None and self.narrator is not None
-        events = self.game.view(SEAT).events
+        assert self.table is not None and self.narrator is not None
+        events = self.table.view().events
         new = range(start, len(events))
         for index in new:
             self._tell(events[index])
@@ -1184,7 +1139,7 @@ class Session:
         if any(isinstance(events[i], GameWon) for i in new):
             self.early.update(range(self.told, start))  # the next deal of a game now over: never told
             return
-        self.snapshot = self.game.at(self.told, {i for i in self.early if i >= self.told}).view(SEAT)
+        self.snapshot = self.table.view_after(self.told, frozenset(self.early))
 
     # ------------------------------------------------------------ the game: keys
     def _hand(self) -> list[Card]:
@@ -1281,13 +1236,13 @@ class Session:
         self._settle()
 
     def _hurry(self, key: str) -> None:
-        assert self.game is not None
-        stamp = len(self.game.events)
+        assert self.table is not None
+        stamp = len(self.table.view().events)
         if stamp == self.hurried_at:  # said already for this wait: the computer's move, made at once, answers
             return
         self.hurried_at = stamp
-        waiting = sorted(self.game.waiting_for())
-        who = self.game.names[waiting[0]] if waiting else "nobody"
+        waiting = sorted(self.table.waiting_for())
+        who = self.view().names[waiting[0]] if waiting else "nobody"
         self.say(f"Waiting for {who}.")
 
     def _key_count(self, key: str) -> None:
