@@ -450,16 +450,16 @@ def test_escape_opens_the_game_menu_and_resume_returns_to_the_same_moment() -> N
 
 
 def test_docs_keys_lists_every_binding_in_the_words_of_the_spoken_help() -> None:
-    from audiocrib.shell import session
+    from audiocrib.shell import keys
 
     text = (Path(__file__).parent.parent / "docs" / "keys.md").read_text()
     from audiocrib.shell.drills import DRILL_KEYS
 
-    groups = [session._MENU, session._MENU_VALUES, session._TABLE, session._HISTORY, *session._MOMENT_KEYS.values(),
+    groups = [keys._MENU, keys._MENU_VALUES, keys._TABLE, keys._HISTORY, *keys._MOMENT_KEYS.values(),
               *DRILL_KEYS.values()]
     for group in groups:
         for binding in group:
-            row = f"| {session.key_words(binding.keys)} | {binding.description} |"
+            row = f"| {keys.key_words(binding.keys)} | {binding.description} |"
             assert row in text, row
 
 
