@@ -61,6 +61,7 @@ class SessionCore:
         player: SoundPlayer | None = None,
         settings_file: SettingsFile | None = None,
         open_speech: Callable[[str], Speaker | FallbackSpeaker] | None = None,
+        new_table: Callable[[TableSetup], Table] | None = None,
     ) -> None:
         self.announcer = announcer
         self.settings = settings if settings is not None else Settings()
@@ -109,6 +110,8 @@ class SessionCore:
         self.keys_pressed = 0
         self.settings_file = settings_file
         self.open_speech = open_speech
+        self.new_table = new_table
+        """Makes the table of a new game at a setup (None: an offline table, kept at ``save_path``)."""
         self.saved: SavedTable | None = None
         """An unfinished game found at the start, offered for resume."""
         self.statistics = Statistics()

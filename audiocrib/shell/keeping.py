@@ -85,7 +85,8 @@ class Keeping(SessionCore):
                 "or choose Resume the unfinished game."):
             return
         setup = self.setup
-        table = OfflineTable.new(setup.rules(), setup.names(), setup.levels, self.seed, self.save_path)
+        table = (self.new_table(setup) if self.new_table is not None
+                 else OfflineTable.new(setup.rules(), setup.names(), setup.levels, self.seed, self.save_path))
         self.say(f"New game: {setup.describe()}" + (" It is not kept." if self.elsewhere else ""))
         self.saved = None
         self._sit_at(table, Heard(0, frozenset(), -1))

@@ -52,7 +52,8 @@ class Session(Menus, Practice, Keeping, AtTable, TableKeys):
     the statistics and practice figures are kept beside it. ``settings_file`` keeps the settings and the default
     table when they change. ``open_speech`` starts a speech mode when the player chooses another in the settings
     (None: the choice takes effect at the next start). ``clock`` is read for the counting timer, so a test can
-    replace it.
+    replace it. ``new_table`` makes the table a new game is played at (None: an offline table with the setup's
+    computer players).
     """
 
     def start(self) -> None:
