@@ -73,7 +73,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         session = long_session(folder)
-        assert session.game is not None
+        assert session.table is not None
         saves = []
         for _ in range(200):
             start = time.perf_counter()
@@ -92,7 +92,7 @@ def main() -> None:
             start = time.perf_counter()
             session.press("s")
             keys.append(time.perf_counter() - start)
-        result = {"events": len(session.game.events), "save_bytes": size, "autosave": figures(saves),
+        result = {"events": len(session.table.game.events), "save_bytes": size, "autosave": figures(saves),
                   "resume": figures(resumes), "key": figures(keys)}
     print(json.dumps(result, indent=1))
     if args.json:

@@ -24,6 +24,7 @@ from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.app import run_session
 from audiocrib.shell.session import SEAT, Session
 from audiocrib.shell.settings import Settings
+from audiocrib.shell.table import Table as GameTable
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.speech import RecordingSpeaker
 
@@ -116,6 +117,7 @@ def run(
     save_path: Path | None = None,
     clock: Callable[[], float] | None = None,
     player: object | None = None,
+    new_table: Callable[[TableSetup], GameTable] | None = None,
 ) -> Table:
     """Run the shell with ``script`` pressing keys; returns the table (the session has quit or been left)."""
     speaker = RecordingSpeaker()
@@ -123,7 +125,7 @@ def run(
     session = Session(
         Announcer(speaker, screen), settings=settings or Settings(pace=0.0, typed_ahead=0.0), setup=setup, seed=seed,
         save_path=save_path, **({"clock": clock} if clock is not None else {}),
-        **({"player": player} if player is not None else {}),
+        **({"player": player} if player is not None else {}), new_table=new_table,
     )
     result: list[Table] = []
 
@@ -170,7 +172,7 @@ async def play_to_the_end(table: Table, limit: int = 2000) -> None:
         elif moment == "play":
             await play_a_card(table)
         elif moment == "count":
-            game = table.session.game
+            game = getattr(table.session.table, "game", None)
             assert game is not None
             from audiocrib.engine.events import CountRequested
             from audiocrib.engine.scoring import score_hand

@@ -31,7 +31,7 @@ def test_enter_again_while_a_computer_player_moves_is_not_answered_waiting_every
             while session.keys_pressed < count + 2:
                 await asyncio.sleep(0.002)
         assert session.moment == "waiting"
-        game = session.game
+        game = getattr(session.table, "game", None)
         assert game is not None
         moved = len(game.events)
         count = session.keys_pressed
@@ -192,7 +192,7 @@ def test_a_move_key_typed_ahead_of_the_news_does_nothing_and_is_answered_after_i
     async def script(table: Table) -> None:
         session = table.session
         await table.press("enter")  # New game: the hand and the question are the news
-        game = session.game
+        game = getattr(session.table, "game", None)
         assert game is not None
         await table.press("1", "2")  # marking makes no move: never held back
         before = game.state_key()
@@ -222,7 +222,7 @@ def test_enter_pressed_twice_in_one_burst_at_the_lay_away_lays_away_and_plays_no
     async def script(table: Table) -> None:
         session = table.session
         await table.press("enter")
-        game = session.game
+        game = getattr(session.table, "game", None)
         assert game is not None
         await asyncio.sleep(0.6)  # the player has heard the hand and the question
         count = session.keys_pressed
@@ -270,7 +270,7 @@ def test_enter_pressed_again_and_again_to_hurry_the_computer_never_plays_a_card(
         await table.press("enter")
         clock.now += 2
         await table.press("1", "2", "enter")  # lay away; Bob deals, so the play is ours after Bob's cards
-        game = session.game
+        game = getattr(session.table, "game", None)
         assert game is not None
         held = len(game.view(0).hand)
         for _ in range(12):
@@ -295,7 +295,7 @@ def test_digits_left_from_a_count_whose_time_ran_out_do_not_join_the_next_claim(
         timed_out = False
         for _ in range(400):
             moment = session.moment
-            game = session.game
+            game = getattr(session.table, "game", None)
             assert game is not None
             if moment == "peg" and timed_out:
                 break
@@ -318,7 +318,7 @@ def test_digits_left_from_a_count_whose_time_ran_out_do_not_join_the_next_claim(
                 await table.press("enter")
         assert session.moment == "peg" and timed_out
         assert await table.answer("2") == "2"  # not "12"
-        assert any(isinstance(e, CountRequested) for e in session.game.events)  # type: ignore[union-attr]
+        assert any(isinstance(e, CountRequested) for e in session.table.game.events)  # type: ignore[union-attr]
 
     setup = TableSetup(manual_counting=True, manual_pegging=True, count_timer=30, levels=("beginner",))
     run(script, setup=setup, clock=clock, seed=3)

@@ -77,7 +77,7 @@ def test_a_link_planted_as_the_partial_copy_is_replaced_never_written_through(ho
     _practise_one(session)
     session.press("home")
     session.press("enter")  # a new game: the game is written
-    assert session.game is not None
+    assert session.table is not None
     for name, victim in victims.items():
         if name == "statistics.json":
             continue  # written only when a game ends; files.save is the same code
@@ -285,7 +285,7 @@ def test_a_hostile_file_is_set_aside_with_one_sentence_and_the_game_goes_on(
     assert json.loads((tmp_path / "practice.json").read_text())["counts"] == 1
     session.press("home")
     session.press("enter")
-    assert session.game is not None and speaker.said[-1].startswith("Lay away")
+    assert session.table is not None and speaker.said[-1].startswith("Lay away")
     assert json.loads((tmp_path / SAVE).read_text())["version"] >= 1
 
 

@@ -307,10 +307,10 @@ class KnownBug(Exception):
 class Program:
     """One run of the real application on a pipe, with the session's entry points watched.
 
-    The watch wraps the session's ``press``, ``tick``, ``bot_move`` and ``apply_bot_move`` (the application looks
-    them up on the session at each call): each key press is recorded with the number of sentences said while it was
-    handled, and anything raised in them is kept (prompt_toolkit would only print it, or the pacer would swallow
-    it).
+    The watch wraps the session's ``press`` and ``tick``, and each offline table's ``bot_move`` and
+    ``apply_bot_move`` as the session sits at it (the application looks them up at each call): each key press is
+    recorded with the number of sentences said while it was handled, and anything raised in them is kept
+    (prompt_toolkit would only print it, or the pacer would swallow it).
     """
 
     session: Session
@@ -343,7 +343,7 @@ class Program:
     def watch(self) -> None:
         """Wrap the session's entry points."""
         session = self.session
-        press, tick, bot_move, apply_bot_move = session.press, session.tick, session.bot_move, session.apply_bot_move
+        press, tick = session.press, session.tick
 
         loop = asyncio.get_running_loop()
 
@@ -353,7 +353,7 @@ class Program:
                 items = session._items() if mode not in (Mode.GAME, Mode.DRILL) else ()
                 item = items[session.menu_index % len(items)] if items else None
                 before = len(self.said)
-                stamp = len(session.game.events) if session.game is not None else -1
+                stamp = len(session.table.game.events) if session.table is not None else -1
                 quiet = session.quiet_refusals
                 press(key)
             except BaseException:
@@ -363,6 +363,7 @@ class Program:
                     raise
                 return  # a known bug: not handed on to prompt_toolkit (which would take the terminal over with it)
             finally:
+                watch_table()
                 self.news.set()
             answers = len(self.said) - before + (session.quiet_refusals - quiet)  # a burst's buzz answers too
             self.pressed.append(Pressed(key, mode, moment, item, answers, stamp))
@@ -379,27 +380,35 @@ class Program:
             if self.wants_tick or len(self.said) != before or session.finished:
                 self.news.set()
 
-        def watched_bot_move() -> object:  # in a worker thread
-            try:
-                return bot_move()
-            except BaseException:
-                self.errors.append(f"a computer player's move:\n{traceback.format_exc()}")
-                loop.call_soon_threadsafe(self.news.set)
-                raise
+        def watch_table() -> None:  # a new game or a resumed one: a new table, its computer players watched
+            table = session.table
+            if table is None or getattr(table, "watched", False):
+                return
+            table.watched = True  # type: ignore[union-attr]
+            bot_move, apply_bot_move = table.bot_move, table.apply_bot_move  # type: ignore[union-attr]
 
-        def watched_apply_bot_move(stamp: int, action: object) -> None:
-            try:
-                apply_bot_move(stamp, action)  # type: ignore[arg-type]
-            except BaseException:
-                self.errors.append(f"applying a computer player's move:\n{traceback.format_exc()}")
-                raise
-            finally:
-                self.news.set()
+            def watched_bot_move() -> object:  # in a worker thread
+                try:
+                    return bot_move()
+                except BaseException:
+                    self.errors.append(f"a computer player's move:\n{traceback.format_exc()}")
+                    loop.call_soon_threadsafe(self.news.set)
+                    raise
+
+            def watched_apply_bot_move(stamp: int, action: object, ready: Callable[[], bool]) -> None:
+                try:
+                    apply_bot_move(stamp, action, ready)
+                except BaseException:
+                    self.errors.append(f"applying a computer player's move:\n{traceback.format_exc()}")
+                    raise
+                finally:
+                    self.news.set()
+
+            table.bot_move = watched_bot_move  # type: ignore[union-attr]
+            table.apply_bot_move = watched_apply_bot_move  # type: ignore[union-attr]
 
         session.press = watched_press  # type: ignore[method-assign]
         session.tick = watched_tick  # type: ignore[method-assign]
-        session.bot_move = watched_bot_move  # type: ignore[assignment,method-assign]
-        session.apply_bot_move = watched_apply_bot_move  # type: ignore[method-assign]
 
     async def start(self) -> None:
         """Run the application and wait for its first words."""
@@ -566,9 +575,9 @@ class Fuzz:
             self.fail(f"the session cannot say its moment or keys:\n{traceback.format_exc()}")
         if moment not in MOMENTS:
             self.fail(f"an unknown moment {moment!r}")
-        if session.mode in (Mode.GAME, Mode.GAME_MENU) and session.game is None:
+        if session.mode in (Mode.GAME, Mode.GAME_MENU) and session.table is None:
             self.fail(f"{session.mode.value} without a game")
-        game = session.game
+        game = getattr(session.table, "game", None)
         if game is not None:
             self.check_game(game)
         if session.mode is Mode.GAME and moment == "discard":
@@ -723,8 +732,8 @@ class Fuzz:
                 hand = sorted(view.hand)
                 named = [str(hand.index(min(view.playable)) + 1), "enter"]
             elif moment == "count":
-                assert session.game is not None
-                asked = next(e for e in reversed(session.game.events) if isinstance(e, CountRequested))
+                assert session.table is not None
+                asked = next(e for e in reversed(session.table.game.events) if isinstance(e, CountRequested))
                 points = score_hand(asked.cards, asked.starter, crib=asked.crib).total
                 if self.rng.random() < 0.2:
                     points = self.rng.randrange(30)
@@ -846,8 +855,8 @@ class Fuzz:
                         break
                     await self.check_state()
                 self.done.append(f"program {self.programs}: moment {program.session.moment}")
-                if program.session.game is not None:
-                    self.check_game(program.session.game, thorough=True)
+                if program.session.table is not None:
+                    self.check_game(program.session.table.game, thorough=True)
             except KnownBug as known:
                 bug = str(known)
                 self.done.append(f"program {self.programs}: known bug {bug}")

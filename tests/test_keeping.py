@@ -39,7 +39,7 @@ TABLE = TableSetup(target=61, manual_counting=True, muggins=True, levels=("mediu
 async def autoplay(table: Table, until: int | None = None, limit: int = 3000) -> None:
     """Press a steady player's keys until the game has ``until`` events (or the match is over)."""
     for _ in range(limit):
-        game = table.session.game
+        game = getattr(table.session.table, "game", None)
         assert game is not None
         moment = table.session.moment
         if moment == "over" or (until is not None and len(game.events) >= until):
@@ -57,8 +57,8 @@ def reference_game(tmp: Path, setup: TableSetup = TABLE, seed: int = 11) -> Game
     async def script(table: Table) -> None:
         await table.press("enter")
         await autoplay(table)
-        assert table.session.game is not None
-        result.append(table.session.game)
+        assert table.session.table is not None
+        result.append(table.session.table.game)
 
     run(script, setup=setup, seed=seed, save_path=tmp / SAVE)
     return result[0]
@@ -72,7 +72,7 @@ def test_every_move_is_kept_at_once_and_a_restart_resumes_the_identical_game(tmp
     async def first(table: Table) -> None:
         await table.press("enter")
         for _ in range(400):
-            game = table.session.game
+            game = getattr(table.session.table, "game", None)
             assert game is not None
             if len(game.events) > len(reference.events) // 2:
                 break
@@ -80,7 +80,7 @@ def test_every_move_is_kept_at_once_and_a_restart_resumes_the_identical_game(tmp
             data = json.loads(save.read_text())
             assert data["game"]["events"] == game.to_json()["events"]  # kept after every move, before the next key
             assert data["moment"] == table.session.moment
-        game = table.session.game
+        game = getattr(table.session.table, "game", None)
         assert game is not None
         before.update(key=game.state_key(), history=table.session.announcer.history.messages,
                       told=table.session.told)
@@ -95,14 +95,15 @@ def test_every_move_is_kept_at_once_and_a_restart_resumes_the_identical_game(tmp
         said = await table.press("enter")
         assert said[0] == "Resuming the unfinished game."
         session = table.session
-        assert session.game is not None and session.game.state_key() == before["key"]
+        assert session.table is not None and session.table.game.state_key() == before["key"]
         assert session.told == before["told"]
         history = session.announcer.history.messages
         assert history[: len(before["history"])] == before["history"]  # type: ignore[arg-type]
         await table.press("<")
         assert table.said[-1] == history[0] == before["history"][0]  # type: ignore[index]
         await autoplay(table)
-        assert session.game.to_json()["events"] == reference.to_json()["events"]  # the same cards, the same choices
+        events = session.table.game.to_json()["events"]
+        assert events == reference.to_json()["events"]  # the same cards, the same choices
 
     run(second, save_path=save)
     assert not save.exists()  # the match is over: nothing left to resume
@@ -122,9 +123,9 @@ def test_a_new_game_over_an_unfinished_one_asks_first_and_abandoning_lets_it_go(
         said = await table.press("down", "enter")
         assert said[-1] == ("A new game replaces your unfinished one. Press Enter again to start it, "
                             "or choose Resume the unfinished game.")
-        assert table.session.game is None and save.read_bytes() == kept
+        assert table.session.table is None and save.read_bytes() == kept
         await table.press("up", "down", "enter")  # another key between: asks again
-        assert table.session.game is None
+        assert table.session.table is None
         said = await table.press("enter")
         assert said[0].startswith("New game: ")
         assert save.read_bytes() != kept
@@ -159,7 +160,7 @@ def test_a_finished_match_is_counted_once_in_the_statistics(tmp_path: Path) -> N
     async def script(table: Table) -> None:
         await table.press("enter")
         await autoplay(table)
-        game = table.session.game
+        game = getattr(table.session.table, "game", None)
         assert game is not None
         table.session._count_games()  # looking again never counts the game twice
         table.session.stats_seen = 0
@@ -169,7 +170,7 @@ def test_a_finished_match_is_counted_once_in_the_statistics(tmp_path: Path) -> N
     stats = json.loads((tmp_path / "statistics.json").read_text())
     assert stats["total"]["games"] == 1 and stats["by_level"]["easy"]["games"] == 1
     assert stats["by_variant"]["six-card"]["games"] == 1
-    game = table.session.game
+    game = getattr(table.session.table, "game", None)
     assert game is not None
     won = game.events[-1].side == 0  # type: ignore[attr-defined]
     assert stats["total"]["wins"] == int(won)
@@ -208,7 +209,7 @@ def test_save_and_quit_that_cannot_write_says_what_failed_and_what_to_do(moved: 
     table = run(script, setup=TABLE, save_path=save)
     assert table.session.finished
     saved = read_save(save)
-    assert saved is not None and saved[0].game.events == table.session.game.events  # type: ignore[union-attr]
+    assert saved is not None and saved[0].game.events == table.session.table.game.events  # type: ignore[union-attr]
 
 
 def test_abandon_that_cannot_let_the_game_go_says_it_will_come_back(tmp_path: Path) -> None:
@@ -357,7 +358,7 @@ def test_a_damaged_file_is_set_aside_with_one_sentence_and_the_game_goes_on(
         assert aside.read_bytes() == bad  # kept as it was, never deleted
     # the game goes on with the defaults, and the file is written afresh when it next changes
     session.press("enter")
-    assert speaker.said[-1] != sentence and session.game is not None
+    assert speaker.said[-1] != sentence and session.table is not None
     assert json.loads((tmp_path / SAVE).read_text())["version"] == SAVE_VERSION
     session.press("escape")
     session.press("down")
@@ -411,7 +412,7 @@ def test_a_game_that_cannot_be_kept_says_so_once_and_goes_on(tmp_path: Path) -> 
         assert [line for line in table.said if "cannot be saved" in line] == problem  # said once
         blocked.rmdir()
         await autoplay(table, until=40)
-        game = table.session.game
+        game = getattr(table.session.table, "game", None)
         assert game is not None
         assert json.loads(save.read_text())["game"]["events"] == game.to_json()["events"]
 

@@ -111,7 +111,7 @@ def reference(setup: TableSetup, seed: int, folder: Path) -> Game:
     async def script(table: Table) -> None:
         await table.press("enter")
         for _ in range(3000):
-            game = table.session.game
+            game = getattr(table.session.table, "game", None)
             assert game is not None
             if table.session.moment == "over":
                 result.append(game)

@@ -427,7 +427,7 @@ def test_a_whole_game_through_the_keys_at_a_manual_pegging_table() -> None:
         raise AssertionError("the match did not end")
 
     result = run(script, setup=setup, seed=7)
-    game = result.session.game
+    game = getattr(result.session.table, "game", None)
     assert game is not None and game.over
     claimed = [e for e in game.events if isinstance(e, PlayClaimed)]
     assert claimed and all(e.seat == SEAT for e in claimed)

@@ -49,7 +49,7 @@ async def reach(table: Table, moment: str, limit: int = 400) -> None:
         elif current in ("review", "waiting"):
             await table.press("enter")
         elif current == "count":
-            game = table.session.game
+            game = getattr(table.session.table, "game", None)
             assert game is not None
             await table.press("1", "enter")
         else:
@@ -99,9 +99,9 @@ def test_the_setup_chooses_every_opponent_level_and_starts_the_game() -> None:
         said = await table.press("right")
         assert said[-1] == "Carol: beginner."
         await table.press("end", "enter")
-        assert table.session.game is not None
-        assert table.session.game.rules.players == 3
-        assert table.session.levels == ("expert", "beginner")
+        assert table.session.table is not None
+        assert table.session.table.game.rules.players == 3
+        assert table.session.table.levels == ("expert", "beginner")
         assert table.session.moment == "discard"
 
     run(script)
@@ -144,7 +144,7 @@ def test_a_whole_match_from_the_menu_to_the_winner_by_key_presses(setup: TableSe
         await play_to_the_end(table)
 
     table = run(script, setup=setup, seed=11)
-    game = table.session.game
+    game = getattr(table.session.table, "game", None)
     assert game is not None and game.over
     won = [e for e in game.events if isinstance(e, MatchWon)]
     assert len(won) == 1
@@ -170,7 +170,7 @@ def test_enter_after_the_match_goes_back_to_the_main_menu() -> None:
         await table.press("enter")
         await play_to_the_end(table)
         assert await table.answer("enter") == "Main menu: New game. 1 of 7."
-        assert table.session.game is None
+        assert table.session.table is None
 
     run(script, setup=TableSetup(variant=Variant.FIVE_CARD, levels=("beginner",)))
 
@@ -199,7 +199,7 @@ def test_the_review_after_the_show_answers_from_the_deal_just_shown() -> None:
         await table.press("enter")
         await reach(table, "review")
         view = table.session.view()
-        game = table.session.game
+        game = getattr(table.session.table, "game", None)
         assert game is not None and game.phase is Phase.DISCARD  # the game itself has dealt again
         assert view.starter is not None  # ...but the keys answer from the show
         assert "starter is the " + view.starter.name in await table.answer("f")
@@ -245,7 +245,7 @@ def _words(n: int) -> str:
 def test_illegal_keys_and_moves_get_one_sentence_and_change_nothing() -> None:
     async def script(table: Table) -> None:
         await table.press("enter")
-        game = table.session.game
+        game = getattr(table.session.table, "game", None)
         assert game is not None
         before = game.state_key()
         assert await table.answer("enter") == "Mark two cards for the crib first; zero marked."
@@ -354,7 +354,7 @@ def test_the_computer_players_wait_for_the_pace_and_any_key_hurries_them() -> No
         await table.press("enter")
         await lay_away_first(table)
         session = table.session
-        game = session.game
+        game = getattr(session.table, "game", None)
         assert game is not None
         loop = asyncio.get_running_loop()
         for _ in range(50):  # reach a moment where a computer player is to move
@@ -405,7 +405,7 @@ def test_the_counting_timer_warns_and_times_out_on_the_test_clock() -> None:
             await asyncio.sleep(0.01)
             if table.session.moment != "count":
                 break
-        game = table.session.game
+        game = getattr(table.session.table, "game", None)
         assert game is not None
         shown = [e for e in game.events if isinstance(e, HandShown) and e.seat == SEAT]
         assert shown[-1].timed_out
@@ -427,7 +427,7 @@ def test_a_manual_count_is_typed_corrected_and_claimed() -> None:
         assert await table.answer("backspace") == "Deleted; 4 typed."
         said = await table.press("enter")
         assert any("four" in line for line in said)
-        game = table.session.game
+        game = getattr(table.session.table, "game", None)
         assert game is not None
         shown = [e for e in game.events if isinstance(e, HandShown) and e.seat == SEAT]
         assert shown[-1].claimed == 4
@@ -450,16 +450,16 @@ def test_escape_opens_the_game_menu_and_resume_returns_to_the_same_moment() -> N
 
 
 def test_docs_keys_lists_every_binding_in_the_words_of_the_spoken_help() -> None:
-    from audiocrib.shell import session
+    from audiocrib.shell import keys
 
     text = (Path(__file__).parent.parent / "docs" / "keys.md").read_text()
     from audiocrib.shell.drills import DRILL_KEYS
 
-    groups = [session._MENU, session._MENU_VALUES, session._TABLE, session._HISTORY, *session._MOMENT_KEYS.values(),
+    groups = [keys._MENU, keys._MENU_VALUES, keys._TABLE, keys._HISTORY, *keys._MOMENT_KEYS.values(),
               *DRILL_KEYS.values()]
     for group in groups:
         for binding in group:
-            row = f"| {session.key_words(binding.keys)} | {binding.description} |"
+            row = f"| {keys.key_words(binding.keys)} | {binding.description} |"
             assert row in text, row
 
 
@@ -468,7 +468,7 @@ def test_help_history_arrows_and_the_game_menu_work_in_every_moment_and_change_n
     async def script(table: Table) -> None:
         await table.press("enter")
         await reach(table, moment)
-        game = table.session.game
+        game = getattr(table.session.table, "game", None)
         assert game is not None
         before = game.state_key()
         view = table.session.view()
@@ -580,7 +580,7 @@ def test_muggins_right_and_wrong_from_the_pause_after_the_show() -> None:
         await table.press("enter")
         for _ in range(30):
             await reach(table, "review")
-            game = table.session.game
+            game = getattr(table.session.table, "game", None)
             assert game is not None
             start = max(i for i, e in enumerate(game.events) if isinstance(e, PlayEnded))
             short = [e for e in game.events[start:] if isinstance(e, HandShown) and e.seat != SEAT
@@ -646,7 +646,7 @@ def test_random_key_bursts_always_get_an_answer_and_never_break_the_shell(seed: 
             await table.press(key)
             pressed.append(key)
             assert len(table.said) > before  # every key is answered
-            game = table.session.game
+            game = getattr(table.session.table, "game", None)
             if game is not None:
                 assert game.replayed().state_key() == game.state_key()  # never an impossible state
 
@@ -654,7 +654,7 @@ def test_random_key_bursts_always_get_an_answer_and_never_break_the_shell(seed: 
                        levels=("beginner", "beginner"))
     table = run(script, setup=setup, seed=seed, save_path=tmp_path / "saved-game.json")
     assert len(pressed) == 600  # the shell was still running after the last key
-    game = table.session.game
+    game = getattr(table.session.table, "game", None)
     assert game is not None and game.deal_number >= 2  # a game was started and played well into
 
 

@@ -1,4 +1,4 @@
-"""The terminal side of the shell: prompt_toolkit reads the keys, the session answers, the clock paces the bots.
+"""The terminal side of the shell: prompt_toolkit reads the keys, the session answers, the table paces the bots.
 
 The application draws nothing. Every announcement is printed once as a plain line by the `Announcer` and stays in
 the scrollback, with the cursor on the line below: no redraws, no toolbars, no box drawing, and no
@@ -24,6 +24,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import DummyOutput, Output
 
 from audiocrib.shell.session import Session
+from audiocrib.shell.table import Table
 
 __all__ = ["KEY_NAMES", "build_application", "pace_computer_players", "run_session"]
 
@@ -93,26 +94,23 @@ def build_application(session: Session, input: Input | None = None, output: Outp
 
 
 async def pace_computer_players(session: Session, app: Application[None]) -> None:
-    """Forever: let each computer player move after the pause the player chose (any key hurries it), decide the
-    move off the event loop so keys stay quick, and tick the counting timer."""
-    loop = asyncio.get_running_loop()
+    """Forever: tick the counting timer, and while another player is to move, let the table make that move (a
+    computer player after the pause the player chose; any key hurries it)."""
     while True:
         session.tick()
         if session.finished:
             app.exit()
             return
-        if not session.bot_waiting():
+        table = session.table
+        if table is None or not session.bot_waiting():
             await asyncio.sleep(_TICK)
             continue
-        waited = 0.0  # the session clears `hurried` as the game moves, so a key pressed just before now counts
-        while waited < session.settings.pace and not session.hurried:
-            await asyncio.sleep(_TICK)
-            waited += _TICK
-        if not session.bot_waiting():
-            continue
+
+        def ready(table: Table = table) -> bool:
+            return session.table is table and session.bot_waiting()
+
         try:
-            stamp, action = await loop.run_in_executor(None, session.bot_move)
-            session.apply_bot_move(stamp, action)
+            await table.others_move(session.settings.pace, ready)
         except Exception as error:  # a computer player's failure must not freeze the table
             session.say(f"A computer player failed to move ({type(error).__name__}); the game cannot go on.")
             session.finished = True

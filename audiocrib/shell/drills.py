@@ -186,7 +186,7 @@ class Drills:
         except OSError as error:
             if not self.unsaved:
                 self.unsaved = True
-                self.say(f"Your practice figures cannot be saved ({error.strerror or 'an error of the system'}).")
+                self.say(f"Your practice figures cannot be saved ({files.reason(error)}).")
 
     def all_time_text(self) -> str | None:
         """All the practice kept, in a sentence (None if there is none)."""

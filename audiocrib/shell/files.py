@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-__all__ = ["MAX_BYTES", "Loaded", "folder_problem", "load", "save", "set_aside"]
+__all__ = ["MAX_BYTES", "Loaded", "folder_problem", "load", "reason", "save", "set_aside"]
 
 T = TypeVar("T")
 MAX_BYTES = 1 << 20
@@ -60,7 +60,12 @@ class _Damaged(Exception):
     """Why a file cannot be used, in words that finish "Your settings file ..."."""
 
 
-def _reason(error: OSError) -> str:
+def reason(error: OSError) -> str:
+    """Why a file could not be read or written, as said to the player ("No space left on device").
+
+    >>> reason(OSError(28, "No space left on device")), reason(OSError("no errno"))
+    ('No space left on device', 'an error of the system')
+    """
     return error.strerror or "an error of the system"
 
 
@@ -100,7 +105,7 @@ def _read_bytes(path: Path, limit: int) -> bytes:
     except PermissionError:
         raise _Damaged("cannot be read: permission is refused") from None
     except OSError as error:
-        raise _Damaged(f"cannot be read ({_reason(error)})") from None
+        raise _Damaged(f"cannot be read ({reason(error)})") from None
     if size > limit:
         raise _Damaged("is too big to be audiocrib's")
     return b"".join(chunks)
@@ -157,7 +162,7 @@ def folder_problem(folder: Path) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as error:
-        return _reason(error)
+        return reason(error)
     return None
 
 
@@ -198,7 +203,7 @@ def load(path: Path, what: str, version: int, parse: Callable[[dict[str, Any]], 
             aside = set_aside(path)
         except OSError as error:
             return Loaded(None, f"Your {what} file {damage}, so {fallback}; it could not be kept aside "
-                                f"({_reason(error)}).")
+                                f"({reason(error)}).")
         return Loaded(None, f"Your {what} file {damage}, so {fallback}; the file is kept aside as {aside.name}.")
 
 

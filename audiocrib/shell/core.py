@@ -1,0 +1,382 @@
+"""The state every screen of the shell shares, and the dispatch of keys: `SessionCore`.
+
+It holds what the menus, the table, practice and the keeping of files all read and change; it finds the binding
+for a key in the moment (`SessionCore.bindings`), answers the help and the history keys, and plays the cues. The
+screens (`menus`, `at_table`, `table_keys`, `keeping`, `practice`) add their methods to it, and `Session` is all of
+them together; a method one screen calls on another is declared here and defined there.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from audiocrib.engine.actions import Action
+from audiocrib.engine.cards import Card
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.views import PlayerView
+from audiocrib.progress.statistics import Statistics
+from audiocrib.shell.announcer import Announcer
+from audiocrib.shell.countclock import CountClock
+from audiocrib.shell.drills import DRILL_KEYS, Drills
+from audiocrib.shell.keys import (
+    _DRILL_WORDS,
+    _HISTORY,
+    _MENU,
+    _MENU_VALUES,
+    _MOMENT_KEYS,
+    _MOMENT_WORDS,
+    _TABLE,
+    Binding,
+    Mode,
+    _number,
+    does_nothing,
+    key_word,
+    key_words,
+)
+from audiocrib.shell.lock import FolderLock
+from audiocrib.shell.savedgame import SavedTable
+from audiocrib.shell.settings import Settings, SettingsFile
+from audiocrib.shell.table import Heard, Table
+from audiocrib.shell.tablesetup import TableSetup
+from audiocrib.shell.typing import TypedCount
+from audiocrib.sound.player import Player as SoundPlayer
+from audiocrib.sound.player import SilentPlayer
+from audiocrib.speech import FallbackSpeaker, Speaker
+from audiocrib.telling.narrator import Narrator
+
+
+class SessionCore:
+    """The shared state of a `Session` and the dispatch of its keys (see `Session`)."""
+
+    def __init__(
+        self,
+        announcer: Announcer,
+        settings: Settings | None = None,
+        setup: TableSetup | None = None,
+        seed: int | None = None,
+        save_path: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        player: SoundPlayer | None = None,
+        settings_file: SettingsFile | None = None,
+        open_speech: Callable[[str], Speaker | FallbackSpeaker] | None = None,
+        new_table: Callable[[TableSetup], Table] | None = None,
+    ) -> None:
+        self.announcer = announcer
+        self.settings = settings if settings is not None else Settings()
+        self.setup = setup if setup is not None else TableSetup()
+        self.seed = seed
+        self.save_path = save_path
+        self.clock = clock
+        self.player: SoundPlayer = player if player is not None else SilentPlayer()
+        self.start_notices: list[str] = []
+        """Sentences to say once at the start, after the welcome (say, that there is no sound device)."""
+        self.mode = Mode.MAIN
+        self.return_mode = Mode.MAIN
+        self.menu_index = 0
+        self.table: Table | None = None
+        """The game being played, as the player's seat sees and plays it."""
+        self.rules = Rules()
+        """The rules of the table being played."""
+        self.narrator: Narrator | None = None
+        self.told = 0
+        """How many of the game's events have been narrated."""
+        self.early: set[int] = set()
+        """Events told ahead of their place in the log (during a pause), not to be told again."""
+        self.passed = -1
+        """The pause point the player has gone on from (so it does not stop the narration twice)."""
+        self.holding = False
+        self.next_up = "deal"
+        """What Enter goes on to from a pause: the next "deal" or "game"."""
+        self.snapshot: PlayerView | None = None
+        self.cursor = 0
+        self.marked: list[Card] = []
+        self.typed = TypedCount()
+        self.count_clock = CountClock(clock)
+        self.count_asked = -1
+        self.resuming = False
+        """True while a saved game is being taken up again (its question is asked afresh)."""
+        self.stand: tuple[object, ...] = ()
+        self.refused_at = float("-inf")
+        """When (by ``clock``) a move key was last refused as typed ahead."""
+        self.quiet_refusals = 0
+        """How many keys of a burst typed ahead were refused with the buzz alone (the first of it is said)."""
+        self.told_at = float("-inf")
+        """When (by ``clock``) the game last brought news: the start of the typed-ahead guard."""
+        self.hurried_at = -1
+        """The number of events when Enter last hurried the computer players (said once a wait)."""
+        self._finished = False
+        self.keys_pressed = 0
+        self.settings_file = settings_file
+        self.open_speech = open_speech
+        self.new_table = new_table
+        """Makes the table of a new game at a setup (None: an offline table, kept at ``save_path``)."""
+        self.saved: SavedTable | None = None
+        """An unfinished game found at the start, offered for resume."""
+        self.statistics = Statistics()
+        self.statistics_path = save_path.with_name("statistics.json") if save_path is not None else None
+        self.stats_seen = 0
+        """How many of the game's events the statistics have looked at."""
+        self.unsaved: set[str] = set()
+        """The files whose failure to be written the player has heard about (said once each)."""
+        self.write_error = ""
+        """Why the last write that failed failed ("No space left on device")."""
+        self.lock: FolderLock | None = None
+        """The data folder's lock, held while this copy keeps the game in progress there."""
+        self.elsewhere = False
+        """True when another copy of audiocrib keeps the games on this data folder (this one keeps none)."""
+        self.confirm_at = -1
+        """The key press that asked to confirm (a new game over an unfinished one, abandoning the game)."""
+        self.confirm_said = float("-inf")
+        """When (by ``clock``) the question to confirm was said."""
+        record = save_path.with_name("practice.json") if save_path is not None else None
+        self.drills = Drills(self.say, clock, record, seed, say_pages=self._say_pages)
+
+    def say(self, text: str) -> None:
+        """Announce ``text``."""
+        self.announcer.say(text)
+
+    @property
+    def moment(self) -> str:
+        """The key map in force: a menu's name, or in the game "discard", "play", "count", "review",
+        "waiting" or "over"."""
+        if self.mode is Mode.DRILL:
+            return self.drills.moment
+        if self.mode is not Mode.GAME:
+            return self.mode.value
+        return self._game_moment()
+
+    def bindings(self) -> tuple[Binding, ...]:
+        """Every binding in force now, the moment's own first."""
+        moment = self.moment
+        if self.mode is Mode.GAME:
+            return (*_MOMENT_KEYS[moment], *_TABLE, *_HISTORY)
+        if self.mode is Mode.DRILL:
+            own = tuple(Binding(b.keys, b.description, "drills." + b.method) for b in DRILL_KEYS[moment])
+            return (*own, *_HISTORY)
+        values = _MENU_VALUES if self.mode in (Mode.SETUP, Mode.SETTINGS, Mode.PRACTICE) else ()
+        back = Binding(("escape",), self._escape_text(), "_menu_escape")
+        return (*values, *_MENU, back, *_HISTORY)
+
+    def press(self, key: str) -> None:
+        """Do what ``key`` does now; an unknown key gets one sentence and changes nothing; a key that makes a move
+        typed ahead of the news that brought this moment does nothing and is answered after that news."""
+        self.keys_pressed += 1
+        if self.table is not None:
+            self.table.hurry()
+        bindings = self.bindings()
+        if self._typed_ahead(next((b for b in bindings if key in b.keys), None)):
+            burst = self.clock() - self.refused_at < self.settings.typed_ahead
+            self.told_at = self.refused_at = self.clock()  # a burst of them is refused whole
+            self.cue("illegal")
+            if burst:  # said once a burst: the buzz alone for the rest
+                self.quiet_refusals += 1
+            else:
+                self.say(f"That {key_word(key)} came before you heard the news, so it did nothing.")
+            return
+        if self.settings.silence_on_key:
+            self.announcer.silence()
+        for binding in bindings:
+            if key in binding.keys:
+                if binding.method.startswith("drills."):
+                    getattr(self.drills, binding.method.removeprefix("drills."))(key)
+                    self._note_news()
+                    if self.drills.finished:
+                        self.drills.finished = False
+                        self._enter_menu(Mode.PRACTICE, "Practice: ")
+                else:
+                    getattr(self, binding.method)(key)
+                return
+        self.cue("illegal")
+        self.say(does_nothing(key))
+
+    def _help(self, key: str) -> None:
+        """F1: what to do now and the keys for this moment."""
+        own = _MOMENT_KEYS.get(self.moment, ()) if self.mode is Mode.GAME else ()
+        if self.mode is Mode.DRILL:
+            lines = [f"{key_words(b.keys)}: {b.description}" for b in DRILL_KEYS[self.moment]]
+        elif self.mode is Mode.GAME:
+            lines = [self._prompt_text()]
+            if self.moment == "count" and self.count_clock.running:
+                lines[0] += f" {_number(self.count_clock.left()).capitalize()} seconds left to count."
+            lines += [f"{key_words(b.keys)}: {b.description}" for b in own]
+            if self.table is not None and self.rules.muggins and self.moment in ("review", "discard"):
+                lines += [f"{key_words(b.keys)}: {b.description}" for b in _TABLE if b.method == "_call_muggins"]
+            lines.append("c b f v s t h n l answer questions, comma and period step through messages. "
+                         "Question mark lists every key.")
+        else:
+            lines = [f"You are in the {self.mode.value}. Up and down arrows move, Enter chooses"
+                     + (", left and right change a setting"
+                        if self.mode in (Mode.SETUP, Mode.SETTINGS, Mode.PRACTICE) else "")
+                     + f"; Escape: {self._escape_text().lower()} Question mark lists every key."]
+        for line in lines:
+            self.say(line)
+
+    def _every_key(self, key: str) -> None:
+        """?: every key, one message each: the keys of this moment are said, and period steps through the rest."""
+        groups: list[tuple[str, tuple[Binding, ...]]] = [
+            ("In the menus", (*_MENU_VALUES, *_MENU)),
+            *((f"When you {_MOMENT_WORDS[m]}", b) for m, b in _MOMENT_KEYS.items()),
+            ("At the table, always", _TABLE),
+            *((f"In practice, {_DRILL_WORDS[m]}", tuple(Binding(d.keys, d.description, d.method) for d in b))
+              for m, b in DRILL_KEYS.items()),
+            ("Everywhere", _HISTORY),
+        ]
+        now = {Mode.GAME: f"When you {_MOMENT_WORDS.get(self.moment, '')}",
+               Mode.DRILL: f"In practice, {_DRILL_WORDS.get(self.moment, '')}"}.get(self.mode, "In the menus")
+        groups.sort(key=lambda group: (group[0] != now, group[1] is not _TABLE))  # this moment's, the table's
+        pages = [f"{title}: " + " ".join(f"{key_words(b.keys)}: {b.description}" for b in bindings)
+                 for title, bindings in groups]
+        self._say_pages(f"Every key, {_number(len(pages))} messages; period steps to the next, comma back.", pages)
+
+    def _say_pages(self, intro: str, pages: list[str]) -> None:
+        """Say ``intro`` and the first page; the history keys step through the rest, which are not said now."""
+        self.say(f"{intro} {pages[0]}" if pages else intro)
+        self.announcer.history.add_pages(pages[1:])
+
+    def _history_older(self, key: str) -> None:
+        self.announcer.say(self.announcer.history.older(), keep=False)
+
+    def _history_newer(self, key: str) -> None:
+        self.announcer.say(self.announcer.history.newer(), keep=False)
+
+    def _history_oldest(self, key: str) -> None:
+        self.announcer.say(self.announcer.history.oldest(), keep=False)
+
+    def _history_newest(self, key: str) -> None:
+        self.announcer.say(self.announcer.history.newest(), keep=False)
+
+    def _history_last(self, key: str) -> None:
+        self.announcer.say(self.announcer.history.last(), keep=False)
+
+    def _quit_now(self, key: str) -> None:
+        self.say("Goodbye.")
+        self.finished = True
+
+    @property
+    def finished(self) -> bool:
+        """True once the player has quit; the data folder is let go then, for a copy started next."""
+        return self._finished
+
+    @finished.setter
+    def finished(self, value: bool) -> None:
+        self._finished = value
+        if value:
+            self.close()
+
+    def cue(self, *names: str) -> None:
+        """Play sound cues (unless sounds are off); a failing device never stops the game."""
+        if not self.settings.sounds or not names:
+            return
+        try:
+            self.player.play(names)
+        except Exception:  # the device went away: the game goes on in words
+            self.player = SilentPlayer("The sound device stopped working")
+            self.say("The sound device stopped working; the game goes on without sounds.")
+
+    def _no_sound(self) -> str | None:
+        """Why no cue can sound though the player did not turn them off ("No sound device could be opened")."""
+        reason = getattr(self.player, "reason", None)
+        return reason if isinstance(reason, str) else None
+
+    def _toggle_sounds(self, key: str) -> None:
+        self.settings.sounds = not self.settings.sounds
+        self._keep_settings("sounds")
+        silent = self._no_sound()
+        self.say(("Sounds on, but nothing plays: " + silent + "." if silent else "Sounds on.")
+                 if self.settings.sounds else "Sounds off.")
+        self.cue("card")
+
+    # ------------------------------------------------------------ defined by the screens
+    def _keep_settings(self, name: str | None = None) -> None:
+        """Defined in `keeping`."""
+        raise NotImplementedError
+
+    def _game_moment(self) -> str:
+        """Defined in `at_table`: the game's moment, whatever menu is open over it."""
+        raise NotImplementedError
+
+    def _typed_ahead(self, binding: Binding | None) -> bool:
+        """Defined in `at_table`."""
+        raise NotImplementedError
+
+    def _note_news(self) -> None:
+        """Defined in `at_table`."""
+        raise NotImplementedError
+
+    def _escape_text(self) -> str:
+        """Defined in `menus`."""
+        raise NotImplementedError
+
+    def _item_text(self, item: str) -> str:
+        """Defined in `menus`."""
+        raise NotImplementedError
+
+    def _practice_choose(self, item: str) -> None:
+        """Defined in `practice`."""
+        raise NotImplementedError
+
+    def _enter_menu(self, mode: Mode, prefix: str) -> None:
+        """Defined in `menus`."""
+        raise NotImplementedError
+
+    def _confirmed(self, question: str) -> bool:
+        """Defined in `at_table`."""
+        raise NotImplementedError
+
+    def _new_game(self) -> None:
+        """Defined in `keeping`."""
+        raise NotImplementedError
+
+    def _sit_at(self, table: Table, heard: Heard) -> None:
+        """Defined in `at_table`: play at ``table``, the player having heard it as far as ``heard``."""
+        raise NotImplementedError
+
+    def _autosave(self) -> None:
+        """Defined in `keeping`."""
+        raise NotImplementedError
+
+    def _count_games(self) -> None:
+        """Defined in `keeping`: add the games won since last looked to the statistics, and keep them."""
+        raise NotImplementedError
+
+    def _save_and_quit(self) -> None:
+        """Defined in `keeping`."""
+        raise NotImplementedError
+
+    def _confirm_abandon(self) -> None:
+        """Defined in `keeping`."""
+        raise NotImplementedError
+
+    def _resume_saved(self) -> None:
+        """Defined in `keeping`."""
+        raise NotImplementedError
+
+    def _say_where_it_stands(self) -> None:
+        """Defined in `at_table`."""
+        raise NotImplementedError
+
+    def _say_statistics(self) -> None:
+        """Defined in `keeping`."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Defined in `keeping`: let the data folder go (at the end of the run)."""
+        raise NotImplementedError
+
+    def view(self) -> PlayerView:
+        """Defined in `at_table`."""
+        raise NotImplementedError
+
+    def _settle(self) -> None:
+        """Defined in `at_table`."""
+        raise NotImplementedError
+
+    def _prompt_text(self) -> str:
+        """Defined in `at_table`."""
+        raise NotImplementedError
+
+    def _act(self, action: Action) -> bool:
+        """Defined in `at_table`."""
+        raise NotImplementedError

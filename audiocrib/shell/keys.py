@@ -1,0 +1,207 @@
+"""The keys of every moment: each a `Binding` of keys, the one sentence the spoken help says, and the method that
+does it; and how keys are said ("comma", "Control X").
+
+>>> key_words(("1", "2", "3", "4", "5", "6", "7", "8", "9", "0"))
+'1 to 9 and 0'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["Binding", "Mode", "does_nothing", "key_word", "key_words"]
+
+
+class Mode(StrEnum):
+    """Which screen the player is on."""
+
+    MAIN = "main menu"
+    SETUP = "table setup"
+    SETTINGS = "settings"
+    GAME_MENU = "game menu"
+    GAME = "game"
+    PRACTICE = "practice menu"
+    DRILL = "drill"
+    SOUND_TEST = "sound test"
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """Keys, what they do in one sentence (the spoken help), and the `Session` method that does it."""
+
+    keys: tuple[str, ...]
+    description: str
+    method: str
+
+
+DIGITS = tuple("123456789")
+
+
+_HISTORY = (
+    Binding((",",), "An older message.", "_history_older"),
+    Binding((".",), "A newer message.", "_history_newer"),
+    Binding(("<",), "The oldest message.", "_history_oldest"),
+    Binding((">",), "The newest message.", "_history_newest"),
+    Binding(("r",), "Repeat the last message.", "_history_last"),
+    Binding(("f1",), "Help for this moment.", "_help"),
+    Binding(("?",), "Every key, one message each.", "_every_key"),
+    Binding(("f2",), "Sounds on or off.", "_toggle_sounds"),
+    Binding(("c-c",), "Quit at once.", "_quit_now"),
+)
+
+
+_MENU = (
+    Binding(("up",), "The previous item.", "_menu_up"),
+    Binding(("down",), "The next item.", "_menu_down"),
+    Binding(("home",), "The first item.", "_menu_first"),
+    Binding(("end",), "The last item.", "_menu_last"),
+    Binding(("enter", "space"), "Choose the item, or change its setting.", "_menu_choose"),
+)
+
+
+_MENU_VALUES = (
+    Binding(("right",), "Change the setting forward.", "_menu_forward"),
+    Binding(("left",), "Change the setting back.", "_menu_back"),
+)
+
+
+_TABLE = (
+    Binding(("c",), "The count: in the play the running count, in the show the hand being counted.", "_key_count"),
+    Binding(("b",), "Who owns the crib.", "_key_crib"),
+    Binding(("f",), "The starter card.", "_key_starter"),
+    Binding(("v",), "The cards on the table in this series.", "_key_table"),
+    Binding(("s",), "The scores, and what each side needs to win.", "_key_scores"),
+    Binding(("t",), "Whose turn it is.", "_key_turn"),
+    Binding(("h",), "Your hand.", "_key_hand"),
+    Binding(("n",), "How many cards each player holds.", "_key_held"),
+    Binding(("l",), "The last play explained.", "_key_last"),
+    Binding(("m",), "Call muggins on a short count, before the next deal.", "_call_muggins"),
+    Binding(("left",), "The previous card in your hand.", "_card_left"),
+    Binding(("right",), "The next card in your hand.", "_card_right"),
+    Binding(("escape",), "The game menu: resume, settings, save and quit.", "_open_game_menu"),
+)
+
+
+_MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
+    "discard": (
+        Binding(("space",), "Mark or unmark the card you are on, for the crib.", "_mark"),
+        Binding(DIGITS, "Mark or unmark the card at that position.", "_mark_at"),
+        Binding(("enter",), "Lay the marked cards away to the crib.", "_lay_away"),
+    ),
+    "play": (
+        Binding(DIGITS, "Go to the card at that position.", "_select_at"),
+        Binding(("enter",), "Play the card you are on.", "_play"),
+        Binding(("space",), "Play the card you are on.", "_play"),
+    ),
+    "peg": (
+        Binding((*DIGITS, "0"), "Type the points your card made.", "_type_digit"),
+        Binding(("backspace",), "Delete the last digit typed.", "_delete_digit"),
+        Binding(("enter",), "Claim the points you typed.", "_claim"),
+    ),
+    "count": (
+        Binding((*DIGITS, "0"), "Type your count.", "_type_digit"),
+        Binding(("backspace",), "Delete the last digit typed.", "_delete_digit"),
+        Binding(("enter",), "Claim the count you typed.", "_claim"),
+    ),
+    "review": (Binding(("enter",), "Go on.", "_go_on"),),
+    "waiting": (Binding(("enter",), "Hurry the computer players.", "_hurry"),),
+    "over": (Binding(("enter",), "Back to the main menu.", "_to_main_menu"),),
+}
+
+
+_QUESTIONS = ("discard", "play", "count", "peg")
+"""The game's moments that wait for the player's own answer."""
+
+
+_MOVES = frozenset({"_lay_away", "_play", "_claim", "_go_on", "_to_main_menu", "drills.answer_count",
+                    "drills.answer_discard", "drills.next_drill"})
+"""The keys that make a move or go on, in the game and the drills: guarded against being typed ahead of the
+news."""
+
+
+_KEY_WORDS = {
+    ",": "comma", ".": "period", "<": "less than", ">": "greater than", "?": "question mark", "enter": "Enter",
+    "space": "space", "escape": "Escape", "f1": "F1", "f2": "F2", "left": "left arrow", "right": "right arrow",
+    "up": "up arrow", "down": "down arrow", "home": "Home", "end": "End", "backspace": "Backspace",
+    "c-c": "Control C",
+}
+
+
+MAIN_ITEMS = ("new game", "table setup", "practice", "statistics", "settings", "keys", "quit")
+
+
+GAME_MENU_ITEMS = ("resume", "settings", "save and quit", "abandon the game and quit")
+
+
+_PREFIXES = {"c": "Control", "s": "Shift", "a": "Alt"}
+
+
+_NAMED = {"pageup": "Page Up", "pagedown": "Page Down", "delete": "Delete", "insert": "Insert", "tab": "Tab",
+          "c-i": "Tab", "s-tab": "Shift Tab", "c-@": "Control at", "c-m": "Enter", "backtab": "Shift Tab"}
+
+
+def key_word(key: str) -> str:
+    """A key as said: "comma", "F7", "Control X", "Shift left arrow", "Page Up"; "that" for one with no plain name.
+
+    >>> [key_word(k) for k in (",", "f7", "c-x", "s-left", "pageup", "\u00e9", "q")]
+    ['comma', 'F7', 'Control X', 'Shift left arrow', 'Page Up', 'that', 'q']
+    """
+    if key in _KEY_WORDS:
+        return _KEY_WORDS[key]
+    if key in _NAMED:
+        return _NAMED[key]
+    if len(key) == 1:
+        return key if key.isascii() and key.isprintable() else "that"
+    if len(key) in (2, 3) and key[0] == "f" and key[1:].isdigit():
+        return key.upper()
+    parts = key.split("-")
+    if len(parts) > 1 and all(part in _PREFIXES for part in parts[:-1]):
+        last = parts[-1]
+        name = _KEY_WORDS.get(last) or _NAMED.get(last) or (last.upper() if len(last) == 1 else last)
+        if name.isascii() and name.replace(" ", "").isalnum():
+            return " ".join([*(_PREFIXES[part] for part in parts[:-1]), name])
+    return "that"
+
+
+def does_nothing(key: str) -> str:
+    """The one sentence for a key that does nothing now (or the mouse, or pasted text).
+
+    >>> does_nothing("z")
+    'The z key does nothing now. Press F1 for help.'
+    >>> does_nothing("\u00e9")
+    'That key does nothing now. Press F1 for help.'
+    """
+    if key == "mouse":
+        return "The mouse does nothing in audiocrib; the keys do everything. Press F1 for help."
+    if key == "<bracketed-paste>":
+        return "Pasting does nothing here. Press F1 for help."
+    word = key_word(key)
+    return ("That key" if word == "that" else f"The {word} key") + " does nothing now. Press F1 for help."
+
+
+def key_words(keys: tuple[str, ...]) -> str:
+    """Keys as said in the help: ``("1", ..., "9")`` is "1 to 9", ``(",",)`` is "comma"."""
+    if len(keys) > 3 and all(k.isdigit() for k in keys):
+        return f"{keys[0]} to {keys[-1]}" if keys[-1] != "0" else f"{keys[0]} to {keys[-2]} and 0"
+    return " or ".join(_KEY_WORDS.get(k, k) for k in keys)
+
+
+_DRILL_WORDS = {"counting": "while you count", "discarding": "while you lay away", "answered": "after an answer"}
+
+
+_MOMENT_WORDS = {
+    "discard": "lay away", "play": "play a card", "peg": "claim your points in the play",
+    "count": "count your hand", "review": "go over a show",
+    "waiting": "wait for the computer players", "over": "have finished a match",
+}
+
+
+def _number(n: int) -> str:
+    from audiocrib.engine.numbers import number_words
+
+    return number_words(n)
+
+
+def _hold_only(cards: int) -> str:
+    return f"You hold only {_number(cards)} card{'' if cards == 1 else 's'}."

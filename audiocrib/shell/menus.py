@@ -1,0 +1,217 @@
+"""The menus: the main menu, the table setup, the settings (with the sound test), and the game menu."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from audiocrib.shell.core import SessionCore
+from audiocrib.shell.drills import PRACTICE_ITEMS
+from audiocrib.shell.keys import GAME_MENU_ITEMS, MAIN_ITEMS, Mode
+from audiocrib.shell.settings import SETTING_NAMES
+from audiocrib.telling.cues import CUES
+
+
+class Menus(SessionCore):
+    """The menus' items, how they are said, moved through, changed and chosen."""
+
+    def _escape_text(self) -> str:
+        return {
+            Mode.MAIN: "Quit.", Mode.SETUP: "Back to the main menu.", Mode.SETTINGS: "Back.",
+            Mode.GAME_MENU: "Back to the game.", Mode.GAME: "The game menu.", Mode.PRACTICE: "Back to the main menu.",
+            Mode.DRILL: "Stop the drills.", Mode.SOUND_TEST: "Back to the settings.",
+        }[self.mode]
+
+    def _items(self) -> tuple[str, ...]:
+        if self.mode is Mode.MAIN:
+            saved = ("resume the unfinished game",) if self.saved is not None else ()
+            return (*saved, *MAIN_ITEMS)
+        if self.mode is Mode.SETUP:
+            return (*self.setup.menu_settings(), "start the game")
+        if self.mode is Mode.SETTINGS:
+            return (*SETTING_NAMES, "sound test", "back")
+        if self.mode is Mode.SOUND_TEST:
+            return tuple(CUES)
+        if self.mode is Mode.PRACTICE:
+            return PRACTICE_ITEMS
+        return GAME_MENU_ITEMS
+
+    def _item_text(self, item: str) -> str:
+        if self.mode is Mode.SETUP and item != "start the game":
+            return f"{self.setup.label(item)}: {self.setup.value_text(item)}"
+        if self.mode is Mode.SOUND_TEST:
+            return f"{item[0].upper()}{item[1:]}: {CUES[item]}"
+        if self.mode is Mode.SETTINGS and item not in ("back", "sound test"):
+            text = f"{self.settings.label(item)}: {self.settings.value_text(item)}"
+            if item == "sounds" and self.settings.sounds and self._no_sound():
+                text += f", but nothing plays: {self._no_sound()}"
+            if item == "show_text" and not self.settings.show_text and not self.announcer.speaking:
+                text += ", but the lines still show while there is no speech but text lines"
+            return text
+        if self.mode is Mode.PRACTICE:
+            return self.drills.item_text(item)
+        if item == "table setup":
+            return f"Table setup: {self.setup.rules().describe()}"
+        if item == "new game" and self.elsewhere:
+            return "New game, not kept: another copy of audiocrib keeps the games in this folder"
+        if item == "save and quit" and self.elsewhere:
+            return "Save and quit: this game cannot be kept here, another copy of audiocrib keeps the games"
+        return item[0].upper() + item[1:]
+
+    def _say_item(self, prefix: str = "") -> None:
+        items = self._items()
+        self.menu_index %= len(items)
+        if self.mode is Mode.SOUND_TEST:  # the sound itself, then its name
+            self.cue(items[self.menu_index])
+        self.say(f"{prefix}{self._item_text(items[self.menu_index])}. {self.menu_index + 1} of {len(items)}.")
+
+    def _menu_up(self, key: str) -> None:
+        self.menu_index -= 1
+        self._say_item()
+
+    def _menu_down(self, key: str) -> None:
+        self.menu_index += 1
+        self._say_item()
+
+    def _menu_first(self, key: str) -> None:
+        self.menu_index = 0
+        self._say_item()
+
+    def _menu_last(self, key: str) -> None:
+        self.menu_index = len(self._items()) - 1
+        self._say_item()
+
+    def _menu_forward(self, key: str) -> None:
+        self._change(1)
+
+    def _menu_back(self, key: str) -> None:
+        self._change(-1)
+
+    def _change(self, direction: int) -> None:
+        item = self._items()[self.menu_index % len(self._items())]
+        if self.mode is Mode.PRACTICE:
+            if self.drills.change(item, direction):
+                self.say(f"{self._item_text(item)}.")
+            else:
+                self.say("This item has no setting to change; press Enter to choose it.")
+            return
+        if item in ("start the game", "back", "sound test"):
+            self.say("This item has no setting to change; press Enter to choose it.")
+            return
+        if self.mode is Mode.SETUP:
+            self.setup, note = self.setup.step(item, direction)
+            self._keep_settings()
+            items = self._items()
+            self.menu_index = items.index(item) if item in items else min(self.menu_index, len(items) - 1)
+            self.say(f"{self._item_text(item)}." + (f" {note}" if note else ""))
+            return
+        self.settings.step(item, direction)
+        self._keep_settings(item)
+        if item == "speech":
+            self._switch_speech()
+            return
+        self._apply_settings()
+        self.say(f"{self._item_text(item)}.")
+
+    def _menu_choose(self, key: str) -> None:
+        items = self._items()
+        item = items[self.menu_index % len(items)]
+        if self.mode is Mode.SOUND_TEST:
+            self._say_item()
+            return
+        if item == "sound test":
+            silent = self._no_sound()
+            self._enter_menu(Mode.SOUND_TEST, f"Sound test: {silent}, so you hear only the names. " if silent
+                             else "Sound test: ")
+            return
+        if self.mode in (Mode.SETUP, Mode.SETTINGS) and item not in ("start the game", "back"):
+            self._change(1)
+            return
+        if self.mode is Mode.PRACTICE:
+            self._practice_choose(item)
+            return
+        choices: dict[str, Callable[[], None]] = {
+            "new game": self._new_game, "start the game": self._new_game,
+            "resume the unfinished game": self._resume_saved,
+            "statistics": self._say_statistics,
+            "table setup": lambda: self._enter_menu(Mode.SETUP, "Table setup: "),
+            "practice": lambda: self._enter_menu(Mode.PRACTICE, "Practice: "),
+            "settings": self._open_settings, "keys": lambda: self._every_key(key),
+            "quit": lambda: self._quit_now(key), "back": self._leave_settings,
+            "resume": self._resume, "save and quit": self._save_and_quit,
+            "abandon the game and quit": self._confirm_abandon,
+        }
+        choices[item]()
+
+    def _menu_escape(self, key: str) -> None:
+        if self.mode is Mode.MAIN:
+            self._quit_now(key)
+        elif self.mode in (Mode.SETUP, Mode.PRACTICE):
+            self._enter_menu(Mode.MAIN, "Main menu: ")
+        elif self.mode is Mode.SETTINGS:
+            self._leave_settings()
+        elif self.mode is Mode.SOUND_TEST:
+            self.mode = Mode.SETTINGS
+            self.menu_index = len(SETTING_NAMES)  # back on "Sound test"
+            self._say_item(prefix="Settings: ")
+        else:
+            self._resume()
+
+    def _enter_menu(self, mode: Mode, prefix: str) -> None:
+        self.mode = mode
+        self.menu_index = 0
+        self._say_item(prefix=prefix)
+
+    def _open_settings(self) -> None:
+        self.return_mode = self.mode
+        self._enter_menu(Mode.SETTINGS, "Settings: ")
+
+    def _leave_settings(self) -> None:
+        self.mode = self.return_mode
+        self.menu_index = 0
+        if self.mode is Mode.GAME_MENU:
+            self._say_item(prefix="Game menu: ")
+        else:
+            self._say_item(prefix="Main menu: ")
+
+    def _switch_speech(self) -> None:
+        """Speak from now on in the mode just chosen (or, with no way to start it here, from the next start)."""
+        text = f"{self._item_text('speech')}."
+        if self.open_speech is None:
+            self.say(f"{text} This takes effect the next time audiocrib starts.")
+            return
+        try:
+            speaker = self.open_speech(self.settings.speech)
+        except Exception as error:  # a backend that cannot start leaves the speech as it was
+            self.say(f"That speech could not start ({type(error).__name__}); the speech stays as it was.")
+            return
+        self.announcer.replace_speaker(speaker)
+        self._apply_settings()
+        self.say(text)
+
+    def _apply_settings(self) -> None:
+        self.announcer.show_text = self.settings.show_text
+        if self.narrator is not None:
+            self.narrator.verbosity = self.settings.verbosity
+        try:
+            self.player.set_volume(self.settings.sound_volume / 100)
+        except Exception:  # a device that cannot change volume still plays
+            pass
+        speaker = self.announcer.speaker  # a speech chain hands rate and volume to the voice, now or when it starts
+        for name, value in (("set_rate", self.settings.rate), ("set_volume", self.settings.volume / 100)):
+            setter: Callable[[float], None] | None = getattr(speaker, name, None)
+            if setter is not None:
+                try:
+                    setter(value)
+                except Exception:  # a voice that cannot change its rate still speaks
+                    pass
+
+    def _open_game_menu(self, key: str) -> None:
+        self.mode = Mode.GAME_MENU
+        self.menu_index = 0
+        self.count_clock.pause()  # the counting clock stops while the game is paused
+        self._say_item(prefix="Game menu: ")
+
+    def _resume(self) -> None:
+        self.mode = Mode.GAME
+        self.count_clock.resume()
+        self.say("Back to the game. " + self._prompt_text())

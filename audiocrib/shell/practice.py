@@ -1,0 +1,26 @@
+"""Practice: the glue between the practice menu and the drills (`audiocrib.shell.drills`)."""
+
+from __future__ import annotations
+
+from audiocrib.shell.core import SessionCore
+from audiocrib.shell.keys import Mode
+
+
+class Practice(SessionCore):
+    """The practice menu's choices: the drills, the figures, and the review."""
+
+    def _practice_choose(self, item: str) -> None:
+        if self.drills.change(item, 1):
+            self.say(f"{self._item_text(item)}.")
+        elif item in ("start counting", "start discarding"):
+            self.mode = Mode.DRILL
+            self.drills.start("counting" if item == "start counting" else "discarding")
+            self._note_news()
+        elif item == "figures":
+            for line in self.drills.figures():
+                self.say(line)
+        elif item == "review":
+            first, *rest = self.drills.review()
+            self._say_pages(first, rest)
+        else:
+            self._enter_menu(Mode.MAIN, "Main menu: ")

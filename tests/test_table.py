@@ -1,0 +1,92 @@
+"""The shell needs nothing but a `Table`: a whole game played by keys at a table that holds no game (a recording
+of one played first at the offline table) is heard word for word as it was at the offline table."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import fields
+
+from audiocrib.engine.actions import Action, Play
+from audiocrib.engine.events import CountRequested
+from audiocrib.engine.game import Game
+from audiocrib.engine.scoring import score_hand
+from audiocrib.shell.offline import OfflineTable
+from audiocrib.shell.savedgame import SEAT
+from audiocrib.shell.table import Table
+from audiocrib.shell.tablesetup import TableSetup
+from tests.scripted_table import Recording, ScriptedTable, record_through
+from tests.shell_driver import Table as Running
+from tests.shell_driver import lay_away_first, play_a_card, run
+
+SETUP = TableSetup(manual_counting=True, levels=("beginner",))
+SEED = 8
+
+
+async def play_by_ear(table: Running, limit: int = 2000) -> None:
+    """New game, then answer every question from what the player's seat knows (its view) until the match is over:
+    the first cards laid away, the lowest card played, every count right; at each pause, the show gone over."""
+    await table.press("enter")
+    for _ in range(limit):
+        moment = table.session.moment
+        if moment == "over":
+            return
+        if moment == "discard":
+            await lay_away_first(table)
+        elif moment == "play":
+            await play_a_card(table)
+        elif moment == "count":
+            asked = next(e for e in reversed(table.session.view().events) if isinstance(e, CountRequested))
+            assert asked.seat == SEAT
+            await table.press(*str(score_hand(asked.cards, asked.starter, crib=asked.crib).total), "enter")
+        elif moment == "review":  # the show looked back on, from the table's view as it stood then
+            await table.press("c", "s", "h", "n", "enter")
+        else:
+            assert moment == "waiting", moment
+            await table.press("enter")
+    raise AssertionError("the match did not end")
+
+
+@functools.cache
+def play_offline() -> tuple[list[str], Recording]:
+    """The game played at the offline table: what was heard, and its recording."""
+    moves: list[tuple[int, Action, int, frozenset[int]]] = []
+    made: list[OfflineTable] = []
+
+    def new_table(setup: TableSetup) -> Table:
+        table = OfflineTable.new(setup.rules(), setup.names(), setup.levels, SEED, None)
+        made.append(table)
+        start, waiting = len(table.game.events), table.game.waiting_for()
+        made_at.append((start, waiting))
+        return record_through(table, moves)
+
+    made_at: list[tuple[int, frozenset[int]]] = []
+    heard = run(play_by_ear, setup=SETUP, new_table=new_table).said
+    (table,), ((start, waiting),) = made, made_at
+    assert table.game.over
+    return heard, Recording.of(table.game, moves, start, waiting, table.name, table.levels)
+
+
+def test_a_whole_game_at_a_table_with_no_game_is_heard_as_at_the_offline_table() -> None:
+    heard, recording = play_offline()
+    scripted: list[ScriptedTable] = []
+
+    def new_table(setup: TableSetup) -> Table:
+        scripted.append(ScriptedTable(recording))
+        return scripted[-1]
+
+    again = run(play_by_ear, setup=SETUP, new_table=new_table).said
+    (table,) = scripted
+    held = (*vars(table).values(), *(getattr(recording, field.name) for field in fields(recording)))
+    assert not any(isinstance(value, Game) for value in held)
+    assert table.made == len(recording.steps) > 50 and not table.refused  # every recorded move, and no other
+    assert "Press Enter for the main menu." in again
+    assert again == heard
+
+
+def test_a_scripted_table_refuses_a_move_it_has_not_recorded_in_one_sentence() -> None:
+    _, recording = play_offline()
+    table = ScriptedTable(recording)
+    table.caught_up()  # the computer player lays away
+    card = table.view().hand[0]
+    assert table.send(Play(SEAT, card)) == "That is not the move this recorded game goes on with."
+    assert table.made == 1 and table.refused == [Play(SEAT, card)]
