@@ -69,8 +69,10 @@ def record_through(table: OfflineTable, moves: list[tuple[int, Action, int, froz
 class ScriptedTable:
     """A `Table` played from a `Recording`, with no `Game` behind it."""
 
-    def __init__(self, recording: Recording) -> None:
+    def __init__(self, recording: Recording, count_seconds: float | None = None) -> None:
         self.recording = recording
+        self.count_seconds = count_seconds
+        """The seconds this table gives each count on its own clock (None: it leaves the clock to the shell)."""
         self.made = 0
         """How many of the recorded moves have been made."""
         self.refused: list[Action] = []
@@ -117,6 +119,9 @@ class ScriptedTable:
             return "That is not the move this recorded game goes on with."
         self._make()
         return None
+
+    def count_time(self) -> float | None:
+        return self.count_seconds
 
     def caught_up(self) -> bool:
         laid = False

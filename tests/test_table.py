@@ -3,6 +3,7 @@ of one played first at the offline table) is heard word for word as it was at th
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from dataclasses import fields
 
@@ -15,8 +16,8 @@ from audiocrib.shell.savedgame import SEAT
 from audiocrib.shell.table import Table
 from audiocrib.shell.tablesetup import TableSetup
 from tests.scripted_table import Recording, ScriptedTable, record_through
+from tests.shell_driver import FakeClock, lay_away_first, play_a_card, run
 from tests.shell_driver import Table as Running
-from tests.shell_driver import lay_away_first, play_a_card, run
 
 SETUP = TableSetup(manual_counting=True, levels=("beginner",))
 SEED = 8
@@ -90,3 +91,48 @@ def test_a_scripted_table_refuses_a_move_it_has_not_recorded_in_one_sentence() -
     card = table.view().hand[0]
     assert table.send(Play(SEAT, card)) == "That is not the move this recorded game goes on with."
     assert table.made == 1 and table.refused == [Play(SEAT, card)]
+
+
+def test_a_table_that_keeps_the_counting_clock_is_followed_not_overruled() -> None:
+    """A table played elsewhere keeps the clock that counts: the shell says its time and warnings, does not stop it
+    in the game menu, and never sends a timeout of its own (the table's would come as news)."""
+    _, recording = play_offline()
+    clock = FakeClock()
+    scripted: list[ScriptedTable] = []
+
+    def new_table(setup: TableSetup) -> Table:
+        scripted.append(ScriptedTable(recording, count_seconds=20.0))
+        return scripted[-1]
+
+    async def script(table: Running) -> None:
+        await table.press("enter")
+        while table.session.moment != "count":
+            moment = table.session.moment
+            if moment == "discard":
+                await lay_away_first(table)
+            elif moment == "play":
+                await play_a_card(table)
+            else:
+                await table.press("enter")
+        assert "Twenty seconds left to count." in await table.answer("t")
+        await table.press("escape")  # the game menu: this table's clock goes on
+        clock.now += 11
+        back = await table.press("escape")
+        assert back[0].startswith("Back to the game.")
+        assert "Nine seconds left to count." in await table.answer("t")
+        clock.now += 5
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if table.said[-1] == "Four seconds left to count.":
+                break
+        assert table.said[-1] == "Four seconds left to count."
+        clock.now += 10  # past this table's time: its own timeout has not come, so the count is still asked
+        await asyncio.sleep(0.2)
+        assert table.session.moment == "count"
+        asked = next(e for e in reversed(table.session.view().events) if isinstance(e, CountRequested))
+        made = scripted[0].made
+        await table.press(*str(score_hand(asked.cards, asked.starter, crib=asked.crib).total), "enter")
+        assert scripted[0].made == made + 1
+
+    run(script, setup=SETUP, clock=clock, new_table=new_table)
+    assert not scripted[0].refused  # no CountTimeout was sent, nor anything else off the recording

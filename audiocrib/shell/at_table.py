@@ -211,9 +211,11 @@ class AtTable(SessionCore):
                         self.say(line)
                 self.count_asked = asked
                 self.typed.clear()
-                timer = self.rules.count_timer
-                if timer:
-                    self.count_clock.start(timer)
+                kept = self.table.count_time()
+                if kept is not None:
+                    self.count_clock.start(kept, elsewhere=True)
+                elif self.rules.count_timer:
+                    self.count_clock.start(self.rules.count_timer)
             return  # the narrator has just asked for the count, with the cards
         self.say(self._prompt_text())
 
@@ -242,7 +244,7 @@ class AtTable(SessionCore):
         for seconds in warnings:
             self.cue("timer")
             self.say(f"{_number(seconds).capitalize()} seconds left to count.")
-        if out:
+        if out and not self.count_clock.elsewhere:  # else the table's own timeout comes as news
             self.cue("timer")
             self._act(CountTimeout(SEAT))  # the narrator says the time is up, and what it cost
 

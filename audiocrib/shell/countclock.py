@@ -31,14 +31,18 @@ class CountClock:
         self.deadline: float | None = None
         self._warnings: list[float] = []
         self._paused_at: float | None = None
+        self.elsewhere = False
+        """The clock that counts is the table's own: this one only follows it (it never pauses)."""
 
     @property
     def running(self) -> bool:
         """Whether a count is being timed."""
         return self.deadline is not None
 
-    def start(self, seconds: int) -> None:
-        """Time a count of ``seconds``, with warnings at half time, ten and five seconds left."""
+    def start(self, seconds: float, elsewhere: bool = False) -> None:
+        """Time a count of ``seconds``, with warnings at half time, ten and five seconds left; ``elsewhere``: the
+        table keeps the clock that counts, and this one follows it."""
+        self.elsewhere = elsewhere
         now = self.clock()
         self.deadline = now + seconds
         self._warnings = sorted({now + seconds / 2, now + seconds - 10, now + seconds - 5}, reverse=True)
@@ -69,8 +73,8 @@ class CountClock:
         return due, False
 
     def pause(self) -> None:
-        """Stop the clock (the game menu is open)."""
-        if self.deadline is not None and self._paused_at is None:
+        """Stop the clock (the game menu is open), unless the table keeps it."""
+        if self.deadline is not None and self._paused_at is None and not self.elsewhere:
             self._paused_at = self.clock()
 
     def resume(self) -> None:

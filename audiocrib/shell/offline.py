@@ -94,6 +94,10 @@ class OfflineTable:
         self.hurried = False
         return None
 
+    def count_time(self) -> float | None:
+        """None: the shell keeps the counting clock here, and pauses it while the game menu is open."""
+        return None
+
     def caught_up(self) -> bool:
         """The computer players lay away at once (not paced: everyone lays away together); True if any did."""
         game = self.game

@@ -9,7 +9,7 @@ refused by `Table.send` with one sentence.
 The view carries the events: ``view().events`` is everything the player's seat has been told of, in order, and the
 shell narrates those past its own place (`Heard`). The limit on a count is in the view's rules
 (``rules.count_timer``): the shell times it (the clock stops while the game menu is open) and sends `CountTimeout`
-when it runs out.
+when it runs out, unless the table keeps the clock itself (`Table.count_time`), as a table played elsewhere does.
 """
 
 from __future__ import annotations
@@ -63,6 +63,13 @@ class Table(Protocol):
     def send(self, action: Action) -> str | None:
         """Make the player's move: None once made, or the one sentence that refuses it (then nothing changed).
         The shell narrates its own move's news itself: the news callback is for the others' moves."""
+
+    def count_time(self) -> float | None:
+        """Seconds left for the player's count now asked, when the table keeps the counting clock itself (a table
+        played elsewhere, whose clock is the one that counts): the shell then says the warnings and answers ``t``
+        from it, does not stop it while the game menu is open, and sends no `CountTimeout` (the table's own
+        timeout comes as news). None: the table leaves the clock to the shell, which times ``rules.count_timer``
+        and sends `CountTimeout` when it runs out."""
 
     def caught_up(self) -> bool:
         """The player has heard every event and is not looking back at a pause: the computer players may lay away
