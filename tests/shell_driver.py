@@ -161,28 +161,31 @@ async def lay_away_first(table: Table) -> None:
     await table.press(*(str(i) for i in range(1, need + 1)), "enter")
 
 
-async def play_to_the_end(table: Table, limit: int = 2000) -> None:
-    """Answer every question the game asks until the match is over (manual counts are answered correctly)."""
+async def play_to_the_end(table: Table, limit: int = 2000, until: str = "over",
+                          at_review: tuple[str, ...] = ("enter",)) -> None:
+    """Answer every question the game asks, from what the player's seat knows (its view), until the match is over
+    (or the moment ``until`` comes): the first cards laid away, the lowest card played, every manual count right;
+    at each pause after a show, the keys ``at_review``."""
+    from audiocrib.engine.events import CountRequested
+    from audiocrib.engine.scoring import score_hand
+
     for _ in range(limit):
         moment = table.session.moment
-        if moment == "over":
+        if moment == until:
             return
         if moment == "discard":
             await lay_away_first(table)
         elif moment == "play":
             await play_a_card(table)
         elif moment == "count":
-            game = getattr(table.session.table, "game", None)
-            assert game is not None
-            from audiocrib.engine.events import CountRequested
-            from audiocrib.engine.scoring import score_hand
-
-            asked = next(e for e in reversed(game.events) if isinstance(e, CountRequested))
+            asked = next(e for e in reversed(table.session.view().events) if isinstance(e, CountRequested))
             assert asked.seat == SEAT
             total = score_hand(asked.cards, asked.starter, crib=asked.crib).total
             await table.press(*str(total), "enter")
-        elif moment in ("review", "waiting"):
+        elif moment == "review":
+            await table.press(*at_review)
+        elif moment == "waiting":
             await table.press("enter")
         else:
             raise AssertionError(f"unexpected moment {moment}")
-    raise AssertionError("the match did not end")
+    raise AssertionError(f"the moment {until!r} did not come")

@@ -16,35 +16,18 @@ from audiocrib.shell.savedgame import SEAT
 from audiocrib.shell.table import Table
 from audiocrib.shell.tablesetup import TableSetup
 from tests.scripted_table import Recording, ScriptedTable, record_through
-from tests.shell_driver import FakeClock, lay_away_first, play_a_card, run
+from tests.shell_driver import FakeClock, play_to_the_end, run
 from tests.shell_driver import Table as Running
 
 SETUP = TableSetup(manual_counting=True, levels=("beginner",))
 SEED = 8
 
 
-async def play_by_ear(table: Running, limit: int = 2000) -> None:
-    """New game, then answer every question from what the player's seat knows (its view) until the match is over:
-    the first cards laid away, the lowest card played, every count right; at each pause, the show gone over."""
+async def play_by_ear(table: Running) -> None:
+    """New game, then answer every question from what the player's seat knows until the match is over; at each
+    pause, the show gone over again (from the table's view as it stood then)."""
     await table.press("enter")
-    for _ in range(limit):
-        moment = table.session.moment
-        if moment == "over":
-            return
-        if moment == "discard":
-            await lay_away_first(table)
-        elif moment == "play":
-            await play_a_card(table)
-        elif moment == "count":
-            asked = next(e for e in reversed(table.session.view().events) if isinstance(e, CountRequested))
-            assert asked.seat == SEAT
-            await table.press(*str(score_hand(asked.cards, asked.starter, crib=asked.crib).total), "enter")
-        elif moment == "review":  # the show looked back on, from the table's view as it stood then
-            await table.press("c", "s", "h", "n", "enter")
-        else:
-            assert moment == "waiting", moment
-            await table.press("enter")
-    raise AssertionError("the match did not end")
+    await play_to_the_end(table, at_review=("c", "s", "h", "n", "enter"))
 
 
 @functools.cache
@@ -106,14 +89,7 @@ def test_a_table_that_keeps_the_counting_clock_is_followed_not_overruled() -> No
 
     async def script(table: Running) -> None:
         await table.press("enter")
-        while table.session.moment != "count":
-            moment = table.session.moment
-            if moment == "discard":
-                await lay_away_first(table)
-            elif moment == "play":
-                await play_a_card(table)
-            else:
-                await table.press("enter")
+        await play_to_the_end(table, until="count")
         assert "Twenty seconds left to count." in await table.answer("t")
         await table.press("escape")  # the game menu: this table's clock goes on
         clock.now += 11
