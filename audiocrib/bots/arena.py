@@ -14,14 +14,16 @@ medium against beginner: 4 games of six-card cribbage, 2 players, to 121, seed 1
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from multiprocessing import get_context
+from multiprocessing import get_context, resource_tracker
 
 from audiocrib.bots.player import PlayerError, drive, load_player
 from audiocrib.engine.errors import RulesError
@@ -273,9 +275,35 @@ def run_arena(
         records: Iterator[GameRecord] = map(_job, tasks)
         _tally(result, records, step, progress)
     else:
-        with get_context("spawn").Pool(workers, initializer=_leave_ctrl_c_to_the_parent) as pool:
+        with _ctrl_c_held():
+            pool = get_context("spawn").Pool(workers, initializer=_leave_ctrl_c_to_the_parent)
+        with pool:
             _tally(result, pool.imap(_job, tasks, chunksize=8), step, progress)
     return result
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Start the workers deaf to Ctrl C: a process started while Ctrl C is ignored starts ignoring it, so one
+    pressed while a worker is still starting Python cannot stop it halfway with a traceback. Meanwhile the
+    parent holds Ctrl C back where the system can (not on Windows), and gets it as soon as the workers are
+    started."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set a signal's handling
+        return
+    hold = getattr(signal, "pthread_sigmask", None)
+    if hold is not None:
+        # The pool starts multiprocessing's resource tracker if it is not running, and unblocks Ctrl C after
+        # (dropping one held meanwhile, while it is ignored): started first, it is left alone.
+        resource_tracker.ensure_running()
+    held = hold(signal.SIG_BLOCK, {signal.SIGINT}) if hold is not None else None
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        if hold is not None and held is not None:
+            hold(signal.SIG_SETMASK, held)
 
 
 def _leave_ctrl_c_to_the_parent() -> None:
