@@ -26,7 +26,7 @@ from audiocrib.engine.phase import Phase
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import PlayerView
 
-__all__ = ["MAX_VIEW_EVENTS", "view_from_json", "view_to_json"]
+__all__ = ["MAX_VIEW_EVENTS", "checked_event", "view_from_json", "view_to_json"]
 
 MAX_VIEW_EVENTS = 50_000
 """The most events a view may carry (a long match has a few thousand)."""
@@ -146,22 +146,28 @@ class _Reader:
         return rules
 
     def event(self, index: int, value: Any) -> Event:
-        try:
-            event = event_from_json(value)
-        except ValueError:
-            raise ValueError(f"Event number {number_words(index + 1)} of the view cannot be read.") from None
-        for name in event.__dataclass_fields__:
-            field = getattr(event, name)
-            numbers = field if isinstance(field, tuple) and all(type(v) is int for v in field) else (field,)
-            for number in numbers:
-                if type(number) is not int:
-                    continue
-                bad = not 0 <= number < self.players if name in _SEAT_FIELDS else abs(number) > _MAX_NUMBER
-                if bad or (name == "seats" and not 0 <= number < self.players):
-                    raise ValueError(f"Event number {number_words(index + 1)} of the view has a number out of range.")
-            if isinstance(field, tuple) and len(field) > 52:
-                raise ValueError(f"Event number {number_words(index + 1)} of the view has too many entries.")
-        return event
+        return checked_event(value, self.players, f"Event number {number_words(index + 1)} of the view")
+
+
+def checked_event(value: Any, players: int = 6, which: str = "The event") -> Event:
+    """An event read by the event codec and checked further: every seat it names is below ``players``, every number
+    in range, every list short. Else one `ValueError` sentence, starting with ``which``."""
+    try:
+        event = event_from_json(value)
+    except ValueError:
+        raise ValueError(f"{which} cannot be read.") from None
+    for name in event.__dataclass_fields__:
+        field = getattr(event, name)
+        numbers = field if isinstance(field, tuple) and all(type(v) is int for v in field) else (field,)
+        for number in numbers:
+            if type(number) is not int:
+                continue
+            seat = name in _SEAT_FIELDS or name == "seats"
+            if (not 0 <= number < players) if seat else abs(number) > _MAX_NUMBER:
+                raise ValueError(f"{which} has a number out of range.")
+        if isinstance(field, tuple) and len(field) > 52:
+            raise ValueError(f"{which} has too many entries.")
+    return event
 
 
 def view_from_json(data: Any) -> PlayerView:
