@@ -45,15 +45,17 @@ def _encode(value: Any) -> Any:
 def _decode(tp: Any, value: Any) -> Any:
     origin = typing.get_origin(tp)
     if tp is Card:
+        if not isinstance(value, str):
+            raise ValueError("A card must be written as text, like 5H.")
         return Card.parse(value)
     if tp is Score:
-        return Score.from_json(value)
+        return Score.from_json(_checked_score(value))
     if origin is tuple:
         if not isinstance(value, list):
             raise ValueError(f"expected a list, got {value!r}")
         (inner, _ellipsis) = typing.get_args(tp)
         if inner is Card:
-            return parse_cards([str(v) for v in value])
+            return parse_cards(_card_texts(value))
         return tuple(_decode(inner, v) for v in value)
     if origin in (Union, types.UnionType):
         if value is None:
@@ -73,6 +75,25 @@ def _decode(tp: Any, value: Any) -> Any:
             raise ValueError(f"expected text, got {value!r}")
         return value
     raise TypeError(f"cannot decode {tp}")  # pragma: no cover
+
+
+def _card_texts(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("Cards must be a list of cards written as text, like 5H.")
+    return value
+
+
+def _checked_score(value: Any) -> dict[str, Any]:
+    # Score.from_json trusts the shape of what it is given; a record from a file or the network may be anything.
+    if not isinstance(value, dict) or set(value) - {"total", "items"} or not isinstance(value.get("items", []), list):
+        raise ValueError("A score must be an object with its total and a list of items.")
+    for item in value.get("items", []):
+        if not isinstance(item, dict) or set(item) != {"kind", "cards", "points"}:
+            raise ValueError("A score item must be an object with its kind, cards and points.")
+        if not isinstance(item["kind"], str) or type(item["points"]) is not int:
+            raise ValueError("A score item's kind must be text and its points a whole number.")
+        _card_texts(item["cards"])
+    return value
 
 
 def record_to_json(record: Any) -> dict[str, Any]:

@@ -1,0 +1,266 @@
+"""The kinds of field a protocol message holds, each able to write its value as JSON and to read it back from
+hostile JSON, refusing anything wrong with one `ProtocolError` sentence.
+
+>>> NAME.read("  Ann O'Neil ", "the name")
+"Ann O'Neil"
+>>> NAME.read("<b>Ann</b>", "the name")
+Traceback (most recent call last):
+...
+audiocrib.online.fields.ProtocolError: The name must be from one to twenty-four letters, digits and spaces, with no \
+marks but the full stop, apostrophe, hyphen and underscore.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import string
+from collections.abc import Callable
+from typing import Any
+
+from audiocrib.engine.actions import Action, action_from_json, action_to_json
+from audiocrib.engine.errors import AudiocribError
+from audiocrib.engine.events import Event, event_to_json
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.viewcodec import checked_event, view_from_json, view_to_json
+from audiocrib.engine.views import PlayerView
+
+__all__ = [
+    "CHAT",
+    "COMPUTER_LEVELS",
+    "NAME",
+    "ProtocolError",
+]
+
+COMPUTER_LEVELS = ("beginner", "easy", "medium", "expert")
+"""The strengths of computer player a seat may be given to (the names of `audiocrib.bots.levels.LEVELS`)."""
+
+
+class ProtocolError(ValueError):
+    """A message that breaks the protocol; the message is one sentence that reads aloud."""
+
+
+class Field:
+    """One kind of field: ``write`` makes it JSON, ``read`` checks JSON and returns the value (``where`` names the
+    field in the sentence of a refusal, such as "the name in the hello message")."""
+
+    what = "a value"
+
+    def write(self, value: Any) -> Any:
+        return value
+
+    def read(self, value: Any, where: str) -> Any:
+        raise NotImplementedError  # pragma: no cover
+
+    def refuse(self, where: str) -> ProtocolError:
+        return ProtocolError(f"{where[0].upper()}{where[1:]} must be {self.what}.")
+
+
+class Text(Field):
+    """Text trimmed of spaces at both ends, of ``low`` to ``high`` characters, each accepted by ``allowed``."""
+
+    def __init__(self, low: int, high: int, allowed: Callable[[str], bool], kind: str, trim: bool = True) -> None:
+        self.low, self.high, self.allowed, self.trim = low, high, allowed, trim
+        self.what = f"from {number_words(low)} to {number_words(high)} {kind}"
+
+    def read(self, value: Any, where: str) -> str:
+        if not isinstance(value, str):
+            raise self.refuse(where)
+        text = value.strip(" ") if self.trim else value
+        if not self.low <= len(text) <= self.high or not all(self.allowed(c) for c in text):
+            raise self.refuse(where)
+        return text
+
+
+def _name_character(c: str) -> bool:
+    return c.isprintable() and (c.isalnum() or c in " .'-_")
+
+
+NAME = Text(1, 24, _name_character, "letters, digits and spaces, with no marks but the full stop, apostrophe, hyphen "
+            "and underscore")
+"""A player's name: it is spoken and printed, so letters, digits, spaces and a few marks only (no HTML, no escapes)."""
+CHAT = Text(1, 300, str.isprintable, "printable characters")
+"""A chat message: any printable text, kept as it was typed (never read as markup)."""
+SENTENCE = Text(1, 500, str.isprintable, "printable characters")
+"""A sentence from the server: a refusal or a notice."""
+TOKEN = Text(16, 128, lambda c: c in string.ascii_letters + string.digits + "-_", "letters, digits, hyphens and "
+             "underscores", trim=False)
+"""The secret a server gives a player to keep (URL-safe base64)."""
+PASSWORD = Text(1, 128, str.isprintable, "printable characters", trim=False)
+TABLE_CODE = Text(1, 16, lambda c: c in string.ascii_letters + string.digits + "-", "letters, digits and hyphens")
+"""A table's number, or a private table's short code."""
+
+
+class Number(Field):
+    """A whole number from ``low`` to ``high`` (never true or false, never a fraction)."""
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+        self.what = f"a whole number from {number_words(low)} to {number_words(high)}"
+
+    def read(self, value: Any, where: str) -> int:
+        if type(value) is not int or not self.low <= value <= self.high:
+            raise self.refuse(where)
+        return value
+
+
+class Flag(Field):
+    what = "true or false"
+
+    def read(self, value: Any, where: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.refuse(where)
+        return value
+
+
+class Choice(Field):
+    """One of a few words."""
+
+    def __init__(self, *words: str) -> None:
+        self.words = words
+        self.what = f"one of {', '.join(words[:-1])} or {words[-1]}"
+
+    def read(self, value: Any, where: str) -> str:
+        if value not in self.words:
+            raise self.refuse(where)
+        return str(value)
+
+
+class Maybe(Field):
+    """``inner``, or null for none."""
+
+    def __init__(self, inner: Field) -> None:
+        self.inner = inner
+        self.what = f"{inner.what}, or null"
+
+    def write(self, value: Any) -> Any:
+        return None if value is None else self.inner.write(value)
+
+    def read(self, value: Any, where: str) -> Any:
+        return None if value is None else self.inner.read(value, where)
+
+
+class Many(Field):
+    """A list of at most ``most`` values of ``inner``, read as a tuple."""
+
+    def __init__(self, inner: Field, most: int) -> None:
+        self.inner, self.most = inner, most
+        self.what = f"a list of at most {number_words(most)} entries"
+
+    def write(self, value: Any) -> Any:
+        return [self.inner.write(v) for v in value]
+
+    def read(self, value: Any, where: str) -> tuple[Any, ...]:
+        if not isinstance(value, list) or len(value) > self.most:
+            raise self.refuse(where)
+        return tuple(self.inner.read(v, f"entry {number_words(i + 1)} of {where}") for i, v in enumerate(value))
+
+
+def _engine_sentence(error: AudiocribError, fallback: ProtocolError) -> ProtocolError:
+    """The engine's own sentence when it is short and plain (it may quote what was sent), else ``fallback``."""
+    message = str(error)
+    plain = len(message) <= 200 and message.isascii() and message.isprintable()
+    return ProtocolError(message) if plain else fallback
+
+
+class RulesField(Field):
+    what = "the table's settings, each known and valid"
+
+    def write(self, value: Rules) -> Any:
+        return value.to_json()
+
+    def read(self, value: Any, where: str) -> Rules:
+        try:
+            return Rules.from_json(value)
+        except AudiocribError as error:
+            raise _engine_sentence(error, self.refuse(where)) from None
+        except (ValueError, TypeError):
+            raise self.refuse(where) from None
+
+
+class ActionField(Field):
+    what = "a move: an object with its kind, its seat and what it needs, like a card"
+
+    def write(self, value: Action) -> Any:
+        return action_to_json(value)
+
+    def read(self, value: Any, where: str) -> Action:
+        try:
+            action = action_from_json(value)
+        except AudiocribError as error:  # a card that is not one, or given twice: the engine's own sentence
+            raise _engine_sentence(error, self.refuse(where)) from None
+        except ValueError:
+            raise self.refuse(where) from None
+        if not 0 <= action.seat < 6 or not all(abs(getattr(action, f.name)) <= 1000 for f in dataclasses.fields(action)
+                                                if type(getattr(action, f.name)) is int):
+            raise self.refuse(where)
+        return action
+
+
+class ViewField(Field):
+    what = "a player's view"
+
+    def write(self, value: PlayerView) -> Any:
+        return view_to_json(value)
+
+    def read(self, value: Any, where: str) -> PlayerView:
+        try:
+            return view_from_json(value)
+        except ValueError as error:
+            raise ProtocolError(str(error)) from None
+
+
+class EventField(Field):
+    what = "an event of the game"
+
+    def write(self, value: Event) -> Any:
+        return event_to_json(value)
+
+    def read(self, value: Any, where: str) -> Event:
+        try:
+            return checked_event(value, which=where[0].upper() + where[1:])
+        except ValueError as error:
+            raise ProtocolError(str(error)) from None
+
+
+class Record(Field):
+    """A nested record: a frozen dataclass whose fields carry their `Field` in ``metadata["field"]``."""
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+        self.what = "an object with its named fields"
+
+    def write(self, value: Any) -> Any:
+        return write_fields(value)
+
+    def read(self, value: Any, where: str) -> Any:
+        return read_fields(self.cls, value, where, set())
+
+
+def write_fields(record: Any) -> dict[str, Any]:
+    """Every field of ``record`` as JSON, each by its `Field`."""
+    return {f.name: f.metadata["field"].write(getattr(record, f.name)) for f in dataclasses.fields(record)}
+
+
+def read_fields(cls: type, data: Any, where: str, skip: set[str]) -> Any:
+    """An instance of ``cls`` from ``data``, every field checked; keys in ``skip`` (such as "type") are ignored."""
+    if not isinstance(data, dict):
+        raise ProtocolError(f"{where[0].upper()}{where[1:]} must be an object with its named fields.")
+    fields = dataclasses.fields(cls)
+    names = {f.name for f in fields}
+    for key in data:
+        if key not in names and key not in skip:
+            shown = key.replace("_", " ") if key.isidentifier() and len(key) <= 30 else "that name"
+            raise ProtocolError(f"{where[0].upper()}{where[1:]} has no field called {shown}.")
+    values = {}
+    for f in fields:
+        spoken = f.name.replace("_", " ")
+        if f.name not in data:
+            raise ProtocolError(f"{where[0].upper()}{where[1:]} needs its {spoken}.")
+        values[f.name] = f.metadata["field"].read(data[f.name], f"the {spoken} in {where}")
+    try:
+        return cls(**values)
+    except ProtocolError:
+        raise
+    except ValueError as error:  # a check across fields, in the record's own __post_init__
+        raise ProtocolError(str(error)) from None

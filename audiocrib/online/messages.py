@@ -1,0 +1,396 @@
+"""Every message between an audiocrib client and server, as frozen values, with `encode` and `decode`.
+
+A message travels as one JSON object with its ``type`` and its fields (docs/protocol.md lists them). `encode` trusts
+the message it is given; `decode` trusts nothing: the text's size, that it is JSON with no repeated keys and no NaN,
+that its type is known, and every field's type, range and size. A refusal is a `ProtocolError`, one sentence.
+
+>>> encode(Chat("Good luck, <b>all</b>!"))
+'{"type": "chat", "text": "Good luck, <b>all</b>!"}'
+>>> decode_from_client('{"type": "hello", "name": " Ann ", "token": null, "password": null, "version": 1}')
+Hello(name='Ann', token=None, password=None, version=1)
+>>> decode_from_client('{"type": "welcome"}')
+Traceback (most recent call last):
+...
+audiocrib.online.fields.ProtocolError: A player does not send a welcome message.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from audiocrib.engine.actions import Action
+from audiocrib.engine.events import Event
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.viewcodec import MAX_VIEW_EVENTS
+from audiocrib.engine.views import PlayerView
+from audiocrib.online.fields import (
+    CHAT,
+    COMPUTER_LEVELS,
+    NAME,
+    PASSWORD,
+    SENTENCE,
+    TABLE_CODE,
+    TOKEN,
+    ActionField,
+    Choice,
+    EventField,
+    Flag,
+    Many,
+    Maybe,
+    Number,
+    ProtocolError,
+    Record,
+    RulesField,
+    ViewField,
+    read_fields,
+    write_fields,
+)
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "MAX_MESSAGE_BYTES",
+    "MAX_SERVER_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
+    "ProtocolError",
+    "decode",
+    "decode_from_client",
+    "decode_from_server",
+    "encode",
+]
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 64 * 1024
+"""The largest message a client may send, in bytes of UTF-8."""
+MAX_SERVER_MESSAGE_BYTES = 8 * 1024 * 1024
+"""The largest message a server may send: a view carries the seat's whole log, tens of kilobytes a game."""
+MAX_LOBBY_TABLES = 100
+MAX_PEOPLE = 500
+MAX_NEWS_EVENTS = 10_000
+_SEAT = Number(0, 5)
+_TABLE_NUMBER = Number(1, 10**9)
+_SECONDS = Maybe(Number(10, 3600))
+_RULES, _ACTION, _VIEW, _EVENT = RulesField(), ActionField(), ViewField(), EventField()
+PERSON = "person"
+"""A seat kept for a person, in `CreateTable.seats`; the other entries are computer levels."""
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """Base of every message; ``type`` names it in JSON, and each field's ``metadata["field"]`` says how it is
+    written and checked."""
+
+    type: ClassVar[str] = "message"
+
+
+# From a client to the server.
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(Message):
+    """The first message on a connection: the name wanted, the token kept from before (None the first time), the
+    server's password if it has one, and the protocol version the client speaks."""
+
+    type: ClassVar[str] = "hello"
+    name: str = field(metadata={"field": NAME})
+    token: str | None = field(metadata={"field": Maybe(TOKEN)})
+    password: str | None = field(metadata={"field": Maybe(PASSWORD)})
+    version: int = field(metadata={"field": Number(1, 1000)})
+
+
+@dataclass(frozen=True, slots=True)
+class AskLobby(Message):
+    """Ask for the lobby: the tables listed and who is there."""
+
+    type: ClassVar[str] = "lobby"
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable(Message):
+    """Open a table: its rules, each seat ``"person"`` or a computer level, listed in the lobby or not, and a time
+    limit for each move in seconds (None for none). The creator takes the first seat kept for a person."""
+
+    type: ClassVar[str] = "create_table"
+    rules: Rules = field(metadata={"field": _RULES})
+    seats: tuple[str, ...] = field(metadata={"field": Many(Choice(PERSON, *COMPUTER_LEVELS), 6)})
+    public: bool = field(metadata={"field": Flag()})
+    move_limit: int | None = field(metadata={"field": _SECONDS})
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != self.rules.players:
+            raise ProtocolError(f"The table needs {number_words(self.rules.players)} seats, one for each player.")
+        if PERSON not in self.seats:
+            raise ProtocolError("A table needs at least one seat for a person.")
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Message):
+    """Sit at a table, named by its number or a private table's code."""
+
+    type: ClassVar[str] = "join"
+    table: str = field(metadata={"field": TABLE_CODE})
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Message):
+    """Leave the table for the lobby."""
+
+    type: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Message):
+    """The host starts the game once every seat is filled."""
+
+    type: ClassVar[str] = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Message):
+    """A move in the game, as the engine's action; the server checks it is this connection's seat and legal."""
+
+    type: ClassVar[str] = "move"
+    action: Action = field(metadata={"field": _ACTION})
+
+
+@dataclass(frozen=True, slots=True)
+class Chat(Message):
+    """Say something to the table (or the lobby)."""
+
+    type: ClassVar[str] = "chat"
+    text: str = field(metadata={"field": CHAT})
+
+
+@dataclass(frozen=True, slots=True)
+class Who(Message):
+    """Ask who is at the table and connected (answered with `TableState`), or in the lobby (with `Lobby`)."""
+
+    type: ClassVar[str] = "who"
+
+
+@dataclass(frozen=True, slots=True)
+class GiveSeat(Message):
+    """The host gives an absent person's seat to a computer player of ``level`` until they take it back."""
+
+    type: ClassVar[str] = "give_seat"
+    seat: int = field(metadata={"field": _SEAT})
+    level: str = field(metadata={"field": Choice(*COMPUTER_LEVELS)})
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeatBack(Message):
+    """A returning player takes back the seat a computer player kept for them."""
+
+    type: ClassVar[str] = "take_seat_back"
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(Message):
+    """Is the server there? Answered by a `Pong` with the same number."""
+
+    type: ClassVar[str] = "ping"
+    number: int = field(metadata={"field": Number(0, 1_000_000)})
+
+
+# From the server to a client.
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome(Message):
+    """The answer to `Hello`: the name this player has on the server and the token to keep for next time."""
+
+    type: ClassVar[str] = "welcome"
+    name: str = field(metadata={"field": NAME})
+    token: str = field(metadata={"field": TOKEN})
+    version: int = field(metadata={"field": Number(1, 1000)})
+
+
+@dataclass(frozen=True, slots=True)
+class Refused(Message):
+    """The last message was refused; ``sentence`` says why, to be read to the player."""
+
+    type: ClassVar[str] = "refused"
+    sentence: str = field(metadata={"field": SENTENCE})
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """One table as the lobby lists it: enough for "Table 4, Ann's: six-card, four players in two teams, two seats
+    open"."""
+
+    number: int = field(metadata={"field": _TABLE_NUMBER})
+    host: str = field(metadata={"field": NAME})
+    rules: Rules = field(metadata={"field": _RULES})
+    open_seats: int = field(metadata={"field": Number(0, 6)})
+    computers: int = field(metadata={"field": Number(0, 6)})
+    started: bool = field(metadata={"field": Flag()})
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby(Message):
+    """The lobby: the public tables (at most a hundred; ``more`` says how many were left out) and who is there."""
+
+    type: ClassVar[str] = "lobby_list"
+    tables: tuple[TableSummary, ...] = field(metadata={"field": Many(Record(TableSummary), MAX_LOBBY_TABLES)})
+    more: int = field(metadata={"field": Number(0, 10**9)})
+    people: tuple[str, ...] = field(metadata={"field": Many(NAME, MAX_PEOPLE)})
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat at a table: a person's (``name``, None while open) or a computer player's (``computer``, its level,
+    with ``name`` the absent person it keeps the seat for, if any)."""
+
+    name: str | None = field(metadata={"field": Maybe(NAME)})
+    computer: str | None = field(metadata={"field": Maybe(Choice(*COMPUTER_LEVELS))})
+    connected: bool = field(metadata={"field": Flag()})
+
+
+@dataclass(frozen=True, slots=True)
+class TableState(Message):
+    """The table this player sits at: its number, its code (for a private table), the host's seat, the rules, the
+    seats, whether the game has started, the move time limit, and this player's own seat."""
+
+    type: ClassVar[str] = "table"
+    number: int = field(metadata={"field": _TABLE_NUMBER})
+    code: str | None = field(metadata={"field": Maybe(TABLE_CODE)})
+    host: int = field(metadata={"field": _SEAT})
+    you: int = field(metadata={"field": _SEAT})
+    rules: Rules = field(metadata={"field": _RULES})
+    seats: tuple[Seat, ...] = field(metadata={"field": Many(Record(Seat), 6)})
+    started: bool = field(metadata={"field": Flag()})
+    move_limit: int | None = field(metadata={"field": _SECONDS})
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != self.rules.players:
+            raise ProtocolError(f"The table needs {number_words(self.rules.players)} seats, one for each player.")
+        if self.host >= self.rules.players or self.you >= self.rules.players:
+            raise ProtocolError("The host and your seat must be seats of the table.")
+
+
+@dataclass(frozen=True, slots=True)
+class ViewOf(Message):
+    """This seat's whole view of the game, as after a (re)connection or when the client asks for it."""
+
+    type: ClassVar[str] = "view"
+    view: PlayerView = field(metadata={"field": _VIEW})
+
+
+@dataclass(frozen=True, slots=True)
+class News(Message):
+    """This seat's events (as it sees them) from number ``since`` of its log on, the ones it has not had yet."""
+
+    type: ClassVar[str] = "news"
+    since: int = field(metadata={"field": Number(0, MAX_VIEW_EVENTS)})
+    events: tuple[Event, ...] = field(metadata={"field": Many(_EVENT, MAX_NEWS_EVENTS)})
+
+
+@dataclass(frozen=True, slots=True)
+class ChatFrom(Message):
+    """What ``sender`` said, as they typed it."""
+
+    type: ClassVar[str] = "chat_from"
+    sender: str = field(metadata={"field": NAME})
+    text: str = field(metadata={"field": CHAT})
+
+
+@dataclass(frozen=True, slots=True)
+class Notice(Message):
+    """A sentence for everyone at the table or in the lobby: someone left, a seat was given to a computer player."""
+
+    type: ClassVar[str] = "notice"
+    sentence: str = field(metadata={"field": SENTENCE})
+
+
+@dataclass(frozen=True, slots=True)
+class Pong(Message):
+    """The answer to a `Ping`, with its number."""
+
+    type: ClassVar[str] = "pong"
+    number: int = field(metadata={"field": Number(0, 1_000_000)})
+
+
+CLIENT_MESSAGES: dict[str, type[Message]] = {
+    c.type: c for c in (Hello, AskLobby, CreateTable, Join, Leave, Start, Move, Chat, Who, GiveSeat, TakeSeatBack,
+                        Ping)
+}
+SERVER_MESSAGES: dict[str, type[Message]] = {
+    c.type: c for c in (Welcome, Refused, Lobby, TableState, ViewOf, News, ChatFrom, Notice, Pong)
+}
+
+
+def encode(message: Message) -> str:
+    """The message as JSON text (ASCII only, so no control or direction character travels raw)."""
+    text = json.dumps({"type": message.type, **write_fields(message)})
+    limit = MAX_SERVER_MESSAGE_BYTES if message.type in SERVER_MESSAGES else MAX_MESSAGE_BYTES
+    if len(text) > limit:
+        raise ProtocolError("The message is too long to send.")
+    return text
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        raise ProtocolError("A message may not give the same field twice.")
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ProtocolError("A message may hold only finite numbers.")
+
+
+def _parsed(text: str | bytes, limit: int) -> Any:
+    if isinstance(text, bytes):
+        if len(text) > limit:
+            raise ProtocolError(f"A message may be at most {number_words(limit // 1024)} kilobytes long.")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("A message must be text in UTF-8.") from None
+    if not isinstance(text, str):
+        raise ProtocolError("A message must be text.")
+    if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+        raise ProtocolError(f"A message may be at most {number_words(limit // 1024)} kilobytes long.")
+    try:
+        return json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_no_constant)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError):  # not JSON, a number of thousands of digits, or nested too deep
+        raise ProtocolError("A message must be one JSON object.") from None
+
+
+def _decode(data: Any, known: dict[str, type[Message]], other: dict[str, type[Message]], sender: str) -> Message:
+    if not isinstance(data, dict):
+        raise ProtocolError("A message must be one JSON object.")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("A message needs its type, as text.")
+    cls = known.get(kind)
+    if cls is None:
+        if kind in other:
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise ProtocolError(f"{sender} does not send {article} {kind.replace('_', ' ')} message.")
+        raise ProtocolError("That type of message is not part of the protocol.")
+    message: Message = read_fields(cls, data, f"the {kind.replace('_', ' ')} message", {"type"})
+    return message
+
+
+def decode_from_client(text: str | bytes) -> Message:
+    """A message a client sent (at most `MAX_MESSAGE_BYTES`), or `ProtocolError`."""
+    return _decode(_parsed(text, MAX_MESSAGE_BYTES), CLIENT_MESSAGES, SERVER_MESSAGES, "A player")
+
+
+def decode_from_server(text: str | bytes) -> Message:
+    """A message the server sent (at most `MAX_SERVER_MESSAGE_BYTES`), or `ProtocolError`."""
+    return _decode(_parsed(text, MAX_SERVER_MESSAGE_BYTES), SERVER_MESSAGES, CLIENT_MESSAGES, "The server")
+
+
+def decode(text: str | bytes) -> Message:
+    """A message of either side (for tools and tests), each held to its own side's size limit."""
+    data = _parsed(text, MAX_SERVER_MESSAGE_BYTES)
+    if isinstance(data, dict) and isinstance(data.get("type"), str) and data["type"] in CLIENT_MESSAGES:
+        return decode_from_client(text)
+    return _decode(data, SERVER_MESSAGES, CLIENT_MESSAGES, "The server")
