@@ -16,8 +16,9 @@ from audiocrib.engine.cards import Card
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.scoring import Score, ScoreItem
 
-# Every module of the pure layers: the engine, the computer players, the telling and the player's progress.
-PURE = ["engine", "bots", "telling", "progress"]
+# Every module of the pure layers: the engine, the computer players, the telling, the player's progress and the
+# online protocol's messages.
+PURE = ["engine", "bots", "telling", "progress", "online"]
 FORBIDDEN = {"prompt_toolkit", "accessible_output2", "pyttsx3", "miniaudio", "speechd", "platformdirs"}
 PACKAGE = pathlib.Path(audiocrib.engine.events.__file__).parent.parent
 ENGINE = sorted(str(p.relative_to(PACKAGE).with_suffix("")) for layer in PURE for p in (PACKAGE / layer).glob("*.py"))
