@@ -92,11 +92,47 @@ def test_table_setup_changes_settings_and_keeps_the_table_playable() -> None:
     run(script)
 
 
+def test_table_setup_values_stop_at_their_ends_as_the_settings_do() -> None:
+    """At the first or last choice an arrow (or Enter) changes nothing and says the value again, as the settings
+    say "Verbosity: full." at theirs; "Game to" no longer goes round from 61 to 241."""
+
+    async def script(table: Table) -> None:
+        await table.press("down", "enter")
+        assert await table.answer("left") == "Players: 2."
+        assert table.session.setup.players == 2
+        assert (await table.press("down", "down", "down"))[-1] == "Game to: 61. 4 of 11."
+        assert await table.answer("left") == "Game to: 61."
+        assert table.session.setup.target == 61
+        said = await table.press(*["right"] * 6)
+        assert said[-1] == "Game to: 241."
+        assert await table.answer("right") == "Game to: 241."
+        assert await table.answer("enter") == "Game to: 241."
+        assert table.session.setup.target == 241
+        assert await table.answer("up") == "Cribbage: six-card. 3 of 11."
+        assert await table.answer("right") == "Cribbage: seven-card."  # a new variant: its usual target
+        await table.press("down", "right", "right", "right", "right", "up")  # 181 the usual, on to 241, and stays
+        assert table.session.setup.target == 241
+        assert await table.answer("right") == "Cribbage: seven-card."  # the last: the target chosen stays
+        assert table.session.setup.variant is Variant.SEVEN_CARD and table.session.setup.target == 241
+        assert await table.answer("up") == "Teams: each for themselves. 2 of 11."
+        await table.press("down", "down", "down")
+        assert await table.answer("right") == "Match: first to 7 game points."
+        assert table.session.setup.match_games == 7
+        await table.press("end", "up")
+        assert await table.answer("right") == "Bob: expert."
+        await table.press("home", *["right"] * 4)
+        assert table.session.setup.players == 6
+        assert await table.answer("right") == "Players: 6."
+        assert table.session.setup.players == 6
+
+    run(script, setup=TableSetup(target=61, match_games=5))
+
+
 def test_the_setup_chooses_every_opponent_level_and_starts_the_game() -> None:
     async def script(table: Table) -> None:
         await table.press("down", "enter", "right")  # three players
         await table.press("end", "up")  # the last opponent's level
-        said = await table.press("right")
+        said = await table.press("left", "left", "left")  # expert is the last level: down to the first
         assert said[-1] == "Carol: beginner."
         await table.press("end", "enter")
         assert table.session.table is not None
