@@ -354,19 +354,62 @@ def test_f1_explains_this_moment_and_question_mark_lists_every_key() -> None:
         assert said[0] == answers.prompt(table.session.view(), ())
         assert "space: Mark or unmark the card you are on, for the crib." in said
         said = await table.press("?")  # this moment's keys first; period steps through the rest
-        assert len(said) == 1 and said[0].startswith("Every key, thirteen messages; period steps to the next")
+        # eleven: no counting of your own hand, no claiming in the play at this table
+        assert len(said) == 1 and said[0].startswith("Every key, eleven messages; period steps to the next")
         assert "When you lay away: space: Mark or unmark the card you are on" in said[0]
-        for _ in range(12):
+        for _ in range(10):
             said += await table.press(".")
         assert said[-1].endswith("(This is the newest message.)") is False
         assert (await table.press("."))[-1].endswith("(This is the newest message.)")
         assert (await table.press("r")) == [said[0]]  # r repeats what was said, not the pages stepped through
         text = " ".join(said)
         for key in ("c: The count", "b: Who owns the crib.", "f: The starter card.", "comma: An older message.",
-                    "Escape: The game menu", "F1: Help for this moment.", "1 to 9 and 0: Type your count."):
+                    "Escape: The game menu", "F1: Help for this moment.", "1 to 9: Go to the card at that position."):
             assert key in text, key
 
     run(script, setup=TableSetup(levels=("beginner",)))
+
+
+async def every_key_page(table: Table) -> list[str]:
+    """Press question mark and step with period through every page it lists; the pages, the first first."""
+    pages = await table.press("?")
+    for _ in range(30):
+        said = (await table.press("."))[0]
+        if said.endswith("(This is the newest message.)"):
+            return pages
+        pages.append(said)
+    raise AssertionError("question mark's pages did not end")
+
+
+@pytest.mark.parametrize("in_game", [True, False])
+def test_question_mark_lists_only_the_keys_that_do_something_at_this_table(in_game: bool) -> None:
+    """No m without muggins, and no keys of a moment this table never comes to (counting your own hand, claiming
+    your points in the play); at a table with all three they are listed. From the main menu, the table set up."""
+    muggins = "m: Call muggins on a short count, before the next deal."
+
+    async def plain(table: Table) -> None:
+        if in_game:
+            await table.press("enter")
+        pages = await every_key_page(table)
+        assert pages[0].startswith("Every key, eleven messages;") and len(pages) == 11
+        text = " ".join(pages)
+        assert muggins not in text and " m: " not in text
+        assert "When you count your hand" not in text and "When you claim your points in the play" not in text
+        assert "At the table, always: c: The count" in text and "When you lay away: " in text
+
+    run(plain, setup=TableSetup(levels=("beginner",)))
+
+    async def every_option(table: Table) -> None:
+        if in_game:
+            await table.press("enter")
+        pages = await every_key_page(table)
+        assert pages[0].startswith("Every key, thirteen messages;") and len(pages) == 13
+        text = " ".join(pages)
+        assert muggins in text
+        assert "When you count your hand: 1 to 9 and 0: Type your count." in text
+        assert "When you claim your points in the play: 1 to 9 and 0: Type the points your card made." in text
+
+    run(every_option, setup=TableSetup(muggins=True, manual_counting=True, manual_pegging=True, levels=("beginner",)))
 
 
 def test_a_key_press_silences_speech_unless_the_setting_is_off() -> None:

@@ -214,18 +214,23 @@ class SessionCore:
             self.say(line)
 
     def _every_key(self, key: str) -> None:
-        """?: every key, one message each: the keys of this moment are said, and period steps through the rest."""
+        """?: every key, one message each: the keys of this moment are said, and period steps through the rest.
+        Only the keys that do something at this table (the game's, or with none the table set up) are listed: no
+        m without muggins, no keys of a moment it never comes to."""
+        rules = self.rules if self.table is not None else self.setup.rules()
+        never = {"count": not rules.manual_counting, "peg": not rules.manual_pegging}
+        table = tuple(b for b in _TABLE if rules.muggins or b.method != "_call_muggins")
         groups: list[tuple[str, tuple[Binding, ...]]] = [
             ("In the menus", (*_MENU_VALUES, *_MENU)),
-            *((f"When you {_MOMENT_WORDS[m]}", b) for m, b in _MOMENT_KEYS.items()),
-            ("At the table, always", _TABLE),
+            *((f"When you {_MOMENT_WORDS[m]}", b) for m, b in _MOMENT_KEYS.items() if not never.get(m, False)),
+            ("At the table, always", table),
             *((f"In practice, {_DRILL_WORDS[m]}", tuple(Binding(d.keys, d.description, d.method) for d in b))
               for m, b in DRILL_KEYS.items()),
             ("Everywhere", _HISTORY),
         ]
         now = {Mode.GAME: f"When you {_MOMENT_WORDS.get(self.moment, '')}",
                Mode.DRILL: f"In practice, {_DRILL_WORDS.get(self.moment, '')}"}.get(self.mode, "In the menus")
-        groups.sort(key=lambda group: (group[0] != now, group[1] is not _TABLE))  # this moment's, the table's
+        groups.sort(key=lambda group: (group[0] != now, group[1] is not table))  # this moment's, the table's
         pages = [f"{title}: " + " ".join(f"{key_words(b.keys)}: {b.description}" for b in bindings)
                  for title, bindings in groups]
         self._say_pages(f"Every key, {_number(len(pages))} messages; period steps to the next, comma back.", pages)
