@@ -206,3 +206,18 @@ def test_drill_keys_that_do_nothing_answer_in_a_sentence() -> None:
         assert said[0] == "1 to 9 and 0: Type your count."
 
     run(script)
+
+
+@pytest.mark.parametrize("presses, cards", [((), 6), (("right",), 5), (("right", "right"), 7)])
+def test_f1_in_a_discard_drill_names_the_digits_of_the_cards_dealt(presses: tuple[str, ...], cards: int) -> None:
+    async def script(table: Table) -> None:
+        await to_practice(table)
+        await table.press("down", "down", "down", *presses)  # the deal size
+        await table.press("down", "enter")  # start discarding
+        drill = table.session.drills.drill
+        assert isinstance(drill, DiscardDrill) and len(drill.cards) == cards
+        said = await table.press("f1")
+        assert f"1 to {cards}: Mark or unmark the card at that position." in said
+        assert not any(line.startswith("1 to 7:") for line in said) or cards == 7
+
+    run(script)

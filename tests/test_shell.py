@@ -370,6 +370,28 @@ def test_f1_explains_this_moment_and_question_mark_lists_every_key() -> None:
     run(script, setup=TableSetup(levels=("beginner",)))
 
 
+@pytest.mark.parametrize("variant", [Variant.FIVE_CARD, Variant.SIX_CARD, Variant.SEVEN_CARD])
+def test_f1_names_the_digits_of_the_cards_held(variant: Variant) -> None:
+    """F1 names the positions the hand has, not 1 to 9: 1 to 6 at a six-card lay-away, 1 to 4 in its play."""
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        dealt = len(table.session.view().hand)
+        assert dealt == {Variant.FIVE_CARD: 5, Variant.SIX_CARD: 6, Variant.SEVEN_CARD: 7}[variant]
+        said = await table.press("f1")
+        assert f"1 to {dealt}: Mark or unmark the card at that position." in said
+        assert not any(line.startswith("1 to 9:") for line in said)
+        pages = await table.press("?")  # the moment's own keys, as F1 says them
+        assert f"When you lay away: space: Mark or unmark the card you are on, for the crib. 1 to {dealt}: " in pages[0]
+        await reach(table, "play")
+        held = len(table.session.view().hand)
+        said = await table.press("f1")
+        assert f"1 to {held}: Go to the card at that position." in said
+        assert not any(line.startswith("1 to 9:") for line in said)
+
+    run(script, setup=TableSetup(variant=variant, levels=("beginner",)), seed=3)
+
+
 async def every_key_page(table: Table) -> list[str]:
     """Press question mark and step with period through every page it lists; the pages, the first first."""
     pages = await table.press("?")
