@@ -343,7 +343,32 @@ class TestNarration:
 
     def test_an_over_claim(self) -> None:
         assert self.tell(11)[1:3] == ["You said eleven. The card made eight: fifteen two, and a pair royal is "
-                                      "eight.", "You over-counted by three; Bob pegs them."]
+                                      "eight.", "You claimed three too many; Bob pegs them."]
+
+    def test_an_over_claim_in_the_play_is_a_claim_and_one_in_the_show_an_over_count(self) -> None:
+        rules = Rules(manual_pegging=True, manual_counting=True)
+        game = to_the_pair_royal(rules)
+        game.apply(ClaimCount(0, 11))  # three too many for the card
+        counted = False
+        for _ in range(100):
+            if game.phase is Phase.PEG_CLAIM:
+                game.apply(ClaimCount(0, score_play([card for _, card in game.view(0).series]).total))
+            elif game.phase is Phase.PLAY:
+                seat = min(game.waiting_for())
+                view = game.view(seat)
+                game.apply(Play(seat, min(view.playable)) if view.playable else Go(seat))
+            elif game.phase is Phase.COUNT and not counted:
+                asked = game.view(0).events[-1]
+                assert asked.kind == "count requested"
+                game.apply(ClaimCount(0, 29))  # the most a hand can make: more than this one makes
+                counted = True
+            else:
+                break
+        assert counted
+        lines = Narrator(("Ann", "Bob"), rules, seat=0).tell_all(game.view(0).events)
+        given = [line for line in lines if "; Bob pegs" in line]
+        assert given[0] == "You claimed three too many; Bob pegs them."
+        assert given[1].startswith("You over-counted by ") and given[1].endswith("; Bob pegs them.")
 
     def test_the_full_verbosity_gives_the_scores_after_each(self) -> None:
         lines = self.tell(6, Verbosity.FULL)
@@ -357,7 +382,7 @@ class TestNarration:
         game.apply(ClaimCount(0, 2))
         lines = narrator.tell_all(game.view(1).events)
         assert lines[-3:] == ["Ann plays the five of hearts for five.", "Ann said two. The card made nothing.",
-                              "Ann over-counted by two; you peg them."]
+                              "Ann claimed two too many; you peg them."]
 
     def test_the_answers_while_a_claim_is_awaited_and_after(self) -> None:
         game = to_the_pair_royal()
@@ -434,7 +459,8 @@ def test_a_whole_game_through_the_keys_at_a_manual_pegging_table() -> None:
     assert not any(isinstance(e, Played) and e.to_claim for e in game.events if e.scorer != SEAT)
     assert any(line.startswith("You said") and "which is right" in line for line in seen["right"])
     assert any(line.startswith("You missed one; Bob pegs it.") for line in seen["short"])
-    assert any(line.startswith("You over-counted by one; Bob pegs it.") for line in seen["over"])
+    assert any(line.startswith("You claimed one too many; Bob pegs it.") for line in seen["over"])
+    assert not any("over-counted" in line for line in seen["over"])  # a count is the show's word
     check_game(game)
 
 

@@ -15,6 +15,7 @@ from audiocrib.engine.scoring import ScoreKind, score_hand
 from audiocrib.progress.practice import (
     CountDrill,
     DiscardDrill,
+    PlayDrill,
     PracticeRecord,
     count_drill,
     discard_drill,
@@ -206,3 +207,39 @@ def test_drill_keys_that_do_nothing_answer_in_a_sentence() -> None:
         assert said[0] == "1 to 9 and 0: Type your count."
 
     run(script)
+
+
+@pytest.mark.parametrize("presses, cards", [((), 6), (("right",), 5), (("right", "right"), 7)])
+def test_f1_in_a_discard_drill_names_the_digits_of_the_cards_dealt(presses: tuple[str, ...], cards: int) -> None:
+    async def script(table: Table) -> None:
+        await to_practice(table)
+        await table.press("down", "down", "down", *presses)  # the deal size
+        await table.press("down", "enter")  # start discarding
+        drill = table.session.drills.drill
+        assert isinstance(drill, DiscardDrill) and len(drill.cards) == cards
+        said = await table.press("f1")
+        assert f"1 to {cards}: Mark or unmark the card at that position." in said
+        assert not any(line.startswith("1 to 7:") for line in said) or cards == 7
+
+    run(script)
+
+
+def test_v_in_a_play_drill_reads_the_cards_on_the_table_as_in_the_game() -> None:
+    """v reads the cards of the series and the count, as at the table; in a hand drill it says why it cannot."""
+
+    async def script(table: Table) -> None:
+        await to_practice(table)
+        assert await table.answer("left") == "Count drills: a card in the play."
+        await table.press("down", "down", "enter")  # start counting
+        drill = table.session.drills.drill
+        assert isinstance(drill, PlayDrill)
+        laid = ", then ".join(card.name for card in drill.series)
+        assert await table.answer("v") == f"On the table: {laid}; the count is {number_words(drill.count)}."
+        assert "v: The cards on the table, in a drill of the play." in await table.press("f1")
+        assert table.session.drills.drill is drill and table.session.moment == "counting"  # nothing changed
+        await table.press("escape")  # the figures, then the practice menu
+        await table.press("home", "right", "down", "down", "enter")  # a hand of four cards
+        assert isinstance(table.session.drills.drill, CountDrill)
+        assert await table.answer("v") == "Cards are on the table only in a drill of the play."
+
+    run(script, seed=4)

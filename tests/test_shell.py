@@ -92,11 +92,47 @@ def test_table_setup_changes_settings_and_keeps_the_table_playable() -> None:
     run(script)
 
 
+def test_table_setup_values_stop_at_their_ends_as_the_settings_do() -> None:
+    """At the first or last choice an arrow (or Enter) changes nothing and says the value again, as the settings
+    say "Verbosity: full." at theirs; "Game to" no longer goes round from 61 to 241."""
+
+    async def script(table: Table) -> None:
+        await table.press("down", "enter")
+        assert await table.answer("left") == "Players: 2."
+        assert table.session.setup.players == 2
+        assert (await table.press("down", "down", "down"))[-1] == "Game to: 61. 4 of 11."
+        assert await table.answer("left") == "Game to: 61."
+        assert table.session.setup.target == 61
+        said = await table.press(*["right"] * 6)
+        assert said[-1] == "Game to: 241."
+        assert await table.answer("right") == "Game to: 241."
+        assert await table.answer("enter") == "Game to: 241."
+        assert table.session.setup.target == 241
+        assert await table.answer("up") == "Cribbage: six-card. 3 of 11."
+        assert await table.answer("right") == "Cribbage: seven-card."  # a new variant: its usual target
+        await table.press("down", "right", "right", "right", "right", "up")  # 181 the usual, on to 241, and stays
+        assert table.session.setup.target == 241
+        assert await table.answer("right") == "Cribbage: seven-card."  # the last: the target chosen stays
+        assert table.session.setup.variant is Variant.SEVEN_CARD and table.session.setup.target == 241
+        assert await table.answer("up") == "Teams: each for themselves. 2 of 11."
+        await table.press("down", "down", "down")
+        assert await table.answer("right") == "Match: first to 7 game points."
+        assert table.session.setup.match_games == 7
+        await table.press("end", "up")
+        assert await table.answer("right") == "Bob: expert."
+        await table.press("home", *["right"] * 4)
+        assert table.session.setup.players == 6
+        assert await table.answer("right") == "Players: 6."
+        assert table.session.setup.players == 6
+
+    run(script, setup=TableSetup(target=61, match_games=5))
+
+
 def test_the_setup_chooses_every_opponent_level_and_starts_the_game() -> None:
     async def script(table: Table) -> None:
         await table.press("down", "enter", "right")  # three players
         await table.press("end", "up")  # the last opponent's level
-        said = await table.press("right")
+        said = await table.press("left", "left", "left")  # expert is the last level: down to the first
         assert said[-1] == "Carol: beginner."
         await table.press("end", "enter")
         assert table.session.table is not None
@@ -318,19 +354,84 @@ def test_f1_explains_this_moment_and_question_mark_lists_every_key() -> None:
         assert said[0] == answers.prompt(table.session.view(), ())
         assert "space: Mark or unmark the card you are on, for the crib." in said
         said = await table.press("?")  # this moment's keys first; period steps through the rest
-        assert len(said) == 1 and said[0].startswith("Every key, thirteen messages; period steps to the next")
+        # eleven: no counting of your own hand, no claiming in the play at this table
+        assert len(said) == 1 and said[0].startswith("Every key, eleven messages; period steps to the next")
         assert "When you lay away: space: Mark or unmark the card you are on" in said[0]
-        for _ in range(12):
+        for _ in range(10):
             said += await table.press(".")
         assert said[-1].endswith("(This is the newest message.)") is False
         assert (await table.press("."))[-1].endswith("(This is the newest message.)")
         assert (await table.press("r")) == [said[0]]  # r repeats what was said, not the pages stepped through
         text = " ".join(said)
         for key in ("c: The count", "b: Who owns the crib.", "f: The starter card.", "comma: An older message.",
-                    "Escape: The game menu", "F1: Help for this moment.", "1 to 9 and 0: Type your count."):
+                    "Escape: The game menu", "F1: Help for this moment.", "1 to 9: Go to the card at that position."):
             assert key in text, key
 
     run(script, setup=TableSetup(levels=("beginner",)))
+
+
+@pytest.mark.parametrize("variant", [Variant.FIVE_CARD, Variant.SIX_CARD, Variant.SEVEN_CARD])
+def test_f1_names_the_digits_of_the_cards_held(variant: Variant) -> None:
+    """F1 names the positions the hand has, not 1 to 9: 1 to 6 at a six-card lay-away, 1 to 4 in its play."""
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        dealt = len(table.session.view().hand)
+        assert dealt == {Variant.FIVE_CARD: 5, Variant.SIX_CARD: 6, Variant.SEVEN_CARD: 7}[variant]
+        said = await table.press("f1")
+        assert f"1 to {dealt}: Mark or unmark the card at that position." in said
+        assert not any(line.startswith("1 to 9:") for line in said)
+        pages = await table.press("?")  # the moment's own keys, as F1 says them
+        assert f"When you lay away: space: Mark or unmark the card you are on, for the crib. 1 to {dealt}: " in pages[0]
+        await reach(table, "play")
+        held = len(table.session.view().hand)
+        said = await table.press("f1")
+        assert f"1 to {held}: Go to the card at that position." in said
+        assert not any(line.startswith("1 to 9:") for line in said)
+
+    run(script, setup=TableSetup(variant=variant, levels=("beginner",)), seed=3)
+
+
+async def every_key_page(table: Table) -> list[str]:
+    """Press question mark and step with period through every page it lists; the pages, the first first."""
+    pages = await table.press("?")
+    for _ in range(30):
+        said = (await table.press("."))[0]
+        if said.endswith("(This is the newest message.)"):
+            return pages
+        pages.append(said)
+    raise AssertionError("question mark's pages did not end")
+
+
+@pytest.mark.parametrize("in_game", [True, False])
+def test_question_mark_lists_only_the_keys_that_do_something_at_this_table(in_game: bool) -> None:
+    """No m without muggins, and no keys of a moment this table never comes to (counting your own hand, claiming
+    your points in the play); at a table with all three they are listed. From the main menu, the table set up."""
+    muggins = "m: Call muggins on a short count, before the next deal."
+
+    async def plain(table: Table) -> None:
+        if in_game:
+            await table.press("enter")
+        pages = await every_key_page(table)
+        assert pages[0].startswith("Every key, eleven messages;") and len(pages) == 11
+        text = " ".join(pages)
+        assert muggins not in text and " m: " not in text
+        assert "When you count your hand" not in text and "When you claim your points in the play" not in text
+        assert "At the table, always: c: The count" in text and "When you lay away: " in text
+
+    run(plain, setup=TableSetup(levels=("beginner",)))
+
+    async def every_option(table: Table) -> None:
+        if in_game:
+            await table.press("enter")
+        pages = await every_key_page(table)
+        assert pages[0].startswith("Every key, thirteen messages;") and len(pages) == 13
+        text = " ".join(pages)
+        assert muggins in text
+        assert "When you count your hand: 1 to 9 and 0: Type your count." in text
+        assert "When you claim your points in the play: 1 to 9 and 0: Type the points your card made." in text
+
+    run(every_option, setup=TableSetup(muggins=True, manual_counting=True, manual_pegging=True, levels=("beginner",)))
 
 
 def test_a_key_press_silences_speech_unless_the_setting_is_off() -> None:

@@ -16,6 +16,7 @@ from audiocrib.engine.actions import Action
 from audiocrib.engine.cards import Card
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import PlayerView
+from audiocrib.progress.practice import DiscardDrill
 from audiocrib.progress.statistics import Statistics
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.countclock import CountClock
@@ -45,6 +46,9 @@ from audiocrib.sound.player import Player as SoundPlayer
 from audiocrib.sound.player import SilentPlayer
 from audiocrib.speech import FallbackSpeaker, Speaker
 from audiocrib.telling.narrator import Narrator
+
+_POSITION_KEYS = frozenset({"_mark_at", "_select_at", "mark_at"})
+"""The methods of the digit keys that pick a card by its position in the hand."""
 
 
 class SessionCore:
@@ -191,11 +195,28 @@ class SessionCore:
         self.cue("illegal")
         self.say(does_nothing(key))
 
+    def _own_keys(self) -> tuple[Binding, ...]:
+        """This moment's own keys, in the game or a drill; the digits that pick a card by its position name only
+        the positions the hand has (1 to 6 for six cards), as F1 and question mark say them."""
+        if self.mode is Mode.DRILL:
+            own = tuple(Binding(d.keys, d.description, d.method) for d in DRILL_KEYS.get(self.moment, ()))
+            drill = self.drills.drill
+            held = len(drill.cards) if self.moment == "discarding" and isinstance(drill, DiscardDrill) else 0
+        elif self.mode is Mode.GAME:
+            own = _MOMENT_KEYS.get(self.moment, ())
+            held = len(self._hand()) if self.moment in ("discard", "play") else 0
+        else:
+            return ()
+        if not held:
+            return own
+        positions = tuple(str(n) for n in range(1, min(held, 9) + 1))
+        return tuple(Binding(positions, b.description, b.method) if b.method in _POSITION_KEYS else b for b in own)
+
     def _help(self, key: str) -> None:
         """F1: what to do now and the keys for this moment."""
-        own = _MOMENT_KEYS.get(self.moment, ()) if self.mode is Mode.GAME else ()
+        own = self._own_keys()
         if self.mode is Mode.DRILL:
-            lines = [f"{key_words(b.keys)}: {b.description}" for b in DRILL_KEYS[self.moment]]
+            lines = [f"{key_words(b.keys)}: {b.description}" for b in own]
         elif self.mode is Mode.GAME:
             lines = [self._prompt_text()]
             if self.moment == "count" and self.count_clock.running:
@@ -214,18 +235,25 @@ class SessionCore:
             self.say(line)
 
     def _every_key(self, key: str) -> None:
-        """?: every key, one message each: the keys of this moment are said, and period steps through the rest."""
+        """?: every key, one message each: the keys of this moment are said, and period steps through the rest.
+        Only the keys that do something at this table (the game's, or with none the table set up) are listed: no
+        m without muggins, no keys of a moment it never comes to."""
+        rules = self.rules if self.table is not None else self.setup.rules()
+        never = {"count": not rules.manual_counting, "peg": not rules.manual_pegging}
+        table = tuple(b for b in _TABLE if rules.muggins or b.method != "_call_muggins")
         groups: list[tuple[str, tuple[Binding, ...]]] = [
             ("In the menus", (*_MENU_VALUES, *_MENU)),
-            *((f"When you {_MOMENT_WORDS[m]}", b) for m, b in _MOMENT_KEYS.items()),
-            ("At the table, always", _TABLE),
+            *((f"When you {_MOMENT_WORDS[m]}", b) for m, b in _MOMENT_KEYS.items() if not never.get(m, False)),
+            ("At the table, always", table),
             *((f"In practice, {_DRILL_WORDS[m]}", tuple(Binding(d.keys, d.description, d.method) for d in b))
               for m, b in DRILL_KEYS.items()),
             ("Everywhere", _HISTORY),
         ]
         now = {Mode.GAME: f"When you {_MOMENT_WORDS.get(self.moment, '')}",
                Mode.DRILL: f"In practice, {_DRILL_WORDS.get(self.moment, '')}"}.get(self.mode, "In the menus")
-        groups.sort(key=lambda group: (group[0] != now, group[1] is not _TABLE))  # this moment's, the table's
+        groups = [(title, self._own_keys() if title == now and title != "In the menus" else bindings)
+                  for title, bindings in groups]
+        groups.sort(key=lambda group: (group[0] != now, group[1] is not table))  # this moment's, the table's
         pages = [f"{title}: " + " ".join(f"{key_words(b.keys)}: {b.description}" for b in bindings)
                  for title, bindings in groups]
         self._say_pages(f"Every key, {_number(len(pages))} messages; period steps to the next, comma back.", pages)
@@ -375,6 +403,10 @@ class SessionCore:
 
     def _prompt_text(self) -> str:
         """Defined in `at_table`."""
+        raise NotImplementedError
+
+    def _hand(self) -> list[Card]:
+        """Defined in `table_keys`: the cards held, in the order their positions count."""
         raise NotImplementedError
 
     def _act(self, action: Action) -> bool:

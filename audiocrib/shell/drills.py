@@ -33,6 +33,7 @@ from audiocrib.shell import files
 from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.lock import updating
 from audiocrib.shell.typing import NOTHING_CLAIMED, NOTHING_TYPED, TypedCount, marked_count
+from audiocrib.telling.answers import on_the_table
 from audiocrib.telling.narrator import play_aloud
 from audiocrib.telling.words import count_aloud, item_phrase
 
@@ -65,6 +66,7 @@ DRILL_KEYS: dict[str, tuple[DrillBinding, ...]] = {
         DrillBinding(("enter",), "Give the count you typed.", "answer_count"),
         DrillBinding(("h", "c"), "The cards to count again.", "say_drill"),
         DrillBinding(("f",), "The starter.", "say_starter"),
+        DrillBinding(("v",), "The cards on the table, in a drill of the play.", "say_table"),
         DrillBinding(("t",), "The time left, with the timer on.", "say_time"),
         DrillBinding(("escape",), "Stop, and hear this session's figures.", "stop"),
     ),
@@ -418,6 +420,13 @@ class Drills:
             self.say(f"The starter is the {self.drill.starter.name}.")
         elif isinstance(self.drill, PlayDrill):
             self.say("A card in the play is counted without the starter.")
+
+    def say_table(self, key: str) -> None:
+        """Key v, as at the table: the cards of the series and the count; a hand is not on the table."""
+        if isinstance(self.drill, PlayDrill):
+            self.say(on_the_table([card.name for card in self.drill.series], self.drill.count))
+        else:
+            self.say("Cards are on the table only in a drill of the play.")
 
     def say_crib(self, key: str) -> None:
         if isinstance(self.drill, DiscardDrill):

@@ -181,8 +181,9 @@ def does_nothing(key: str) -> str:
 
 
 def key_words(keys: tuple[str, ...]) -> str:
-    """Keys as said in the help: ``("1", ..., "9")`` is "1 to 9", ``(",",)`` is "comma"."""
-    if len(keys) > 3 and all(k.isdigit() for k in keys):
+    """Keys as said in the help: ``("1", ..., "9")`` is "1 to 9", ``("1", "2", "3")`` "1 to 3", ``("1", "2")``
+    "1 or 2", ``(",",)`` "comma"."""
+    if len(keys) > 2 and all(k.isdigit() for k in keys):
         return f"{keys[0]} to {keys[-1]}" if keys[-1] != "0" else f"{keys[0]} to {keys[-2]} and 0"
     return " or ".join(_KEY_WORDS.get(k, k) for k in keys)
 

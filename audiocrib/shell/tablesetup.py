@@ -168,36 +168,40 @@ class TableSetup:
         return (*shown, *(f"level {seat}" for seat in range(1, self.players)))
 
     def step(self, setting: str, direction: int) -> tuple[TableSetup, str]:
-        """``setting`` moved one choice on (1) or back (-1), with the others adjusted to stay playable.
+        """``setting`` moved one choice on (1) or back (-1), with the others adjusted to stay playable; at the
+        first or last choice it stays (on/off settings flip).
 
         Returns the new setup and a sentence saying what else changed ("" when nothing did).
         """
         if setting.startswith("level "):
             index = int(setting.split()[1]) - 1
             levels = list(self.levels)
-            levels[index] = _cycle(LEVEL_NAMES, levels[index], direction)
+            levels[index] = _step(LEVEL_NAMES, levels[index], direction)
             return dataclasses.replace(self, levels=tuple(levels)), ""
         if setting == "players":
-            return self._fixed(players=_cycle((2, 3, 4, 5, 6), self.players, direction))
+            return self._fixed(players=_step((2, 3, 4, 5, 6), self.players, direction))
         if setting == "teams":
             choices = {4: (1, 2), 6: (1, 2, 3)}.get(self.players, (1,))
             if len(choices) == 1:
                 return self, "Teams need four or six players."
             if self.variant is not Variant.SIX_CARD:
                 return self, f"{self.variant.value.capitalize()} cribbage for four is always played in teams."
-            return self._fixed(teams=_cycle(choices, self.teams, direction))
+            return self._fixed(teams=_step(choices, self.teams, direction))
         if setting == "variant":
-            return self._fixed(variant=_cycle(VARIANTS, self.variant, direction), target=0)
+            variant = _step(VARIANTS, self.variant, direction)
+            if variant is self.variant:  # at the first or last: the target chosen stays too
+                return self, ""
+            return self._fixed(variant=variant, target=0)
         if setting == "target":
-            return self._fixed(target=_cycle(TARGETS, self.real_target, direction))
+            return self._fixed(target=_step(TARGETS, self.real_target, direction))
         if setting == "match_games":
-            return self._fixed(match_games=_cycle(MATCHES, self.match_games, direction))
+            return self._fixed(match_games=_step(MATCHES, self.match_games, direction))
         if setting in ("skunks", "manual_counting", "manual_pegging", "muggins"):
             return self._fixed(**{setting: not getattr(self, setting)})
         if setting == "wrong_muggins":
-            return self._fixed(wrong_muggins=_cycle((0, 1, 2), self.wrong_muggins, direction))
+            return self._fixed(wrong_muggins=_step((0, 1, 2), self.wrong_muggins, direction))
         if setting == "count_timer":
-            return self._fixed(count_timer=_cycle(TIMERS, self.count_timer, direction))
+            return self._fixed(count_timer=_step(TIMERS, self.count_timer, direction))
         raise KeyError(setting)
 
     def _fixed(self, **changes: object) -> tuple[TableSetup, str]:
@@ -242,8 +246,13 @@ class TableSetup:
         return f"{self.rules().describe()}.{timer}{pegging} {tail}{muggins}"
 
 
-def _cycle(choices: Sequence[T], current: T, direction: int) -> T:
-    """The choice ``direction`` steps from ``current``, wrapping round (the first if ``current`` is not offered)."""
+def _step(choices: Sequence[T], current: T, direction: int) -> T:
+    """The choice ``direction`` steps from ``current``, staying at the first or the last as the settings do (the
+    first if ``current`` is not offered).
+
+    >>> _step((61, 121, 241), 241, 1), _step((61, 121, 241), 61, -1), _step((61, 121, 241), 61, 2)
+    (241, 61, 241)
+    """
     if current not in choices:
         return choices[0]
-    return choices[(list(choices).index(current) + direction) % len(choices)]
+    return choices[max(0, min(len(choices) - 1, list(choices).index(current) + direction))]

@@ -20,7 +20,7 @@ Each answer also says something sensible outside its phase ("There is no count u
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from audiocrib.engine.cards import Card, spoken_list
 from audiocrib.engine.events import (
@@ -51,6 +51,7 @@ __all__ = [
     "hand",
     "held",
     "last_play",
+    "on_the_table",
     "prompt",
     "scores",
     "starter",
@@ -168,14 +169,22 @@ def table(view: PlayerView) -> str:
     if not view.series:
         text = "There are no cards on the table; the count is zero."
     else:
-        laid = ", then ".join(f"{s.possessive(seat)} {card.name}" for seat, card in view.series)
-        text = f"On the table: {laid}; the count is {number_words(view.count)}."
+        text = on_the_table([f"{s.possessive(seat)} {card.name}" for seat, card in view.series], view.count)
     if view.said_go:
         gone = sorted(view.said_go, key=lambda seat: (seat - view.seat) % view.rules.players)
         names = join_words([s.seat(seat) for seat in gone])
         verb = "has" if len(gone) == 1 and gone[0] != view.seat else "have"
         text += f" {names[0].upper()}{names[1:]} {verb} said go."
     return text
+
+
+def on_the_table(cards: Sequence[str], count: int) -> str:
+    """The cards of a series as laid, and the count: key v, at the table and in a drill of the play.
+
+    >>> on_the_table(["your five of hearts", "Bob's ten of clubs"], 15)
+    "On the table: your five of hearts, then Bob's ten of clubs; the count is fifteen."
+    """
+    return f"On the table: {', then '.join(cards)}; the count is {number_words(count)}."
 
 
 def scores(view: PlayerView) -> str:

@@ -45,7 +45,7 @@ NORMAL cut down as noted):
 - The points of a card claimed (manual pegging), in the voice of a manual count: "You said four, which is right:
   fifteen two, and a pair is four.", or what was said and then what the card made ("You said two. The card made
   four: fifteen two, and a pair is four."; BRIEF without the items); what was missed or over-claimed follows as
-  points given ("You missed two; Bob pegs them.").
+  points given ("You missed two; Bob pegs them.", "You claimed two too many; Bob pegs them.").
 - Go: "Bob says go." / "You say go." BRIEF: "Bob: go."
 - Last card: "Bob pegs one for the go." while the play goes on in a new series, "Bob pegs one for last." for the
   last card of the play. BRIEF: "Bob: one for the go." and "Bob: one for last."
@@ -116,7 +116,15 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
 from audiocrib.telling.listener import SeatNames, Verbosity, match_phrase, side_list
 from audiocrib.telling.phrases import capitalised, card_names, cards_phrase, join_words, points_phrase
-from audiocrib.telling.play import counted_first, play_aloud, play_claimed, play_points, played, played_to_claim
+from audiocrib.telling.play import (
+    claimed_too_many,
+    counted_first,
+    play_aloud,
+    play_claimed,
+    play_points,
+    played,
+    played_to_claim,
+)
 from audiocrib.telling.show import count_requested, hand_shown, muggins, points_given
 
 __all__ = [
@@ -161,6 +169,8 @@ class Narrator:
         self._laid = 0
         self._shown: dict[tuple[int, bool], HandShown] = {}
         """This show's hands and cribs, by (seat, crib): what a muggins call refers back to."""
+        self._previous: Event | None = None
+        """The event told last: a claim in the play, whose excess given away is told as a claim's."""
 
     # ----------------------------------------------------------------- names
     def seat_name(self, seat: int, capital: bool = False) -> str:
@@ -183,6 +193,7 @@ class Narrator:
         """What the player hears for ``event`` (seen by this seat), at the current verbosity: zero or more lines."""
         self._fold(event)
         lines = self._say(event)
+        self._previous = event
         if self.verbosity is Verbosity.FULL and event.scorer is not None and event.points:
             lines.append(self._score_line(self.rules.side_of(event.scorer)))
         return lines
@@ -263,6 +274,8 @@ class Narrator:
         if isinstance(event, HandShown):
             return [hand_shown(event, s, self.verbosity)]
         if isinstance(event, PointsGiven):
+            if event.reason == "over-counted" and isinstance(self._previous, PlayClaimed):
+                return [claimed_too_many(event, s)]  # the excess of a claim in the play, just told
             return [points_given(event, s)]
         if isinstance(event, MugginsCalled):
             return [muggins(event, s, self.verbosity, self._shown.get((event.offender, event.crib)))]

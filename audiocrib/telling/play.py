@@ -8,14 +8,15 @@
 
 from __future__ import annotations
 
-from audiocrib.engine.events import PlayClaimed, Played
+from audiocrib.engine.events import PlayClaimed, Played, PointsGiven
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.scoring import Score, ScoreItem, ScoreKind
 from audiocrib.telling.listener import SeatNames, Verbosity
 from audiocrib.telling.phrases import join_words, points_phrase
 from audiocrib.telling.words import count_aloud, item_phrase
 
-__all__ = ["counted_first", "play_aloud", "play_claimed", "play_points", "played", "played_to_claim"]
+__all__ = ["claimed_too_many", "counted_first", "play_aloud", "play_claimed", "play_points", "played",
+           "played_to_claim"]
 
 
 def play_points(score: Score, count: int) -> str:
@@ -94,3 +95,16 @@ def play_claimed(event: PlayClaimed, s: SeatNames, verbosity: Verbosity) -> str:
         return f"{said}. The card made nothing."
     made = f"The card made {number_words(total)}"
     return f"{said}. {made}." if brief else f"{said}. {made}: {aloud}."
+
+
+def claimed_too_many(event: PointsGiven, s: SeatNames) -> str:
+    """Manual pegging: the excess of an over-claim for a card, given to the opponents (a count's over-count is
+    the show's; a card's points are claimed, as `play_claimed` says them).
+
+    >>> from audiocrib.engine.rules import Rules
+    >>> claimed_too_many(PointsGiven(1, 0, 3, "over-counted"), SeatNames(("Ann", "Bob"), Rules(), 0))
+    'You claimed three too many; Bob pegs them.'
+    """
+    them = "it" if event.given == 1 else "them"
+    pegs = s.does(event.seat, "peg")
+    return f"{s.seat(event.offender, True)} claimed {number_words(event.given)} too many; {pegs} {them}."
