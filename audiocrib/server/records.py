@@ -84,6 +84,10 @@ class Seat:
     computer: str | None = None
     name: str = ""
 
+    def __post_init__(self) -> None:
+        if self.player is not None and self.computer is not None:
+            raise StoreError("A seat holds a person or a computer player, not both.")
+
     @property
     def open(self) -> bool:
         """True while nobody sits here."""
