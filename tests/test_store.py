@@ -387,3 +387,17 @@ def test_a_process_killed_at_random_moments_loses_nothing_it_reported(tmp_path: 
     elapsed = time.monotonic() - started
     print(f"{kills} kills in {runs} runs, {len(reported)} tables, {len(verified)} finished, {elapsed:.1f} s")
     assert len(verified) >= 1 and sum(reported.values()) > 500
+
+
+@pytest.mark.parametrize("wrong", [2**70, -(2**70), -1, 0, "1", 1.0, None, True, [1], "x" * 1_000_000])
+def test_an_id_or_code_that_cannot_be_one_finds_nothing(tmp_path: Path, wrong: Any) -> None:
+    """Ids and codes come from the network in the end: whatever they are, the store answers None."""
+    with Store(tmp_path / "server.sqlite3") as store:
+        table, _people = open_table(store)
+        assert store.player(wrong) is None and store.table(wrong) is None and store.table_by_code(wrong) is None
+        assert store.tables_of(wrong) == [] and store.length(wrong) == 0
+        for refused in (store.start, store.game, store.end, lambda t: store.append(t, 0, []),
+                        lambda t: store.set_seat(t, 0, Seat())):
+            with pytest.raises(StoreError, match=r"^There is no (such )?table( \d+)?\.$"):
+                refused(wrong)
+        assert store.table(table.id) == table

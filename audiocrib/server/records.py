@@ -126,6 +126,8 @@ def new_code() -> str:
 
 def read_code(text: str) -> str | None:
     """A join code as typed (any case, with spaces or hyphens) in its stored form, or None if it cannot be one."""
+    if not isinstance(text, str) or len(text) > 4 * CODE_LENGTH:
+        return None
     code = "".join(c for c in text.upper() if c not in " -")
     if len(code) != CODE_LENGTH:
         return None

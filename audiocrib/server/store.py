@@ -179,7 +179,9 @@ class Store:
         return Player(cursor.lastrowid, _nfc(name)), token
 
     def player(self, player_id: int) -> Player | None:
-        """The player with this id, or None."""
+        """The player with this id, or None (for anything that is not an id too)."""
+        if not _is_id(player_id):
+            return None
         row = self._db.execute("SELECT id, name FROM players WHERE id = ?", (player_id,)).fetchone()
         return Player(*row) if row else None
 
@@ -242,7 +244,9 @@ class Store:
         return updated
 
     def table(self, table: int) -> Table | None:
-        """The table with this id, or None."""
+        """The table with this id, or None (for anything that is not an id too)."""
+        if not _is_id(table):
+            return None
         row = self._db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table,)).fetchone()
         return self._record(row) if row else None
 
@@ -265,6 +269,8 @@ class Store:
 
     def tables_of(self, player: int) -> list[Table]:
         """The tables not over where ``player`` has a seat (to find their seats again after a disconnect)."""
+        if not _is_id(player):
+            return []
         rows = self._db.execute(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status != 'over' AND id IN"
             " (SELECT table_id FROM seats WHERE player = ?) ORDER BY id", (player,)).fetchall()
@@ -278,6 +284,8 @@ class Store:
                      bool(auto_go))
 
     def _table_row(self, table: int) -> sqlite3.Row:
+        if not _is_id(table):
+            raise StoreError("There is no such table.")
         cursor = self._db.execute("SELECT * FROM tables WHERE id = ?", (table,))
         cursor.row_factory = sqlite3.Row
         row: sqlite3.Row | None = cursor.fetchone()
@@ -339,8 +347,8 @@ class Store:
         return length
 
     def length(self, table: int) -> int:
-        """How many events the table's log holds (0 before its game begins)."""
-        return self._length(table)
+        """How many events the table's log holds (0 before its game begins, or for no table)."""
+        return self._length(table) if _is_id(table) else 0
 
     def game(self, table: int) -> Game:
         """The table's game rebuilt from its header and log by playing the moves again from the seed; a log
@@ -359,6 +367,12 @@ class Store:
         if isinstance(header, dict):  # anything else is refused by from_json with its sentence
             header = {**header, "seed": row["seed"], "events": [save_value(text) for text in events]}
         return Game.from_json(header)
+
+
+def _is_id(value: object) -> bool:
+    """True for what can be a row's id: a whole number (not a bool, not text SQLite would turn into one) that
+    fits SQLite's integers."""
+    return type(value) is int and 0 < value < 2**63
 
 
 def _nfc(name: str) -> str:
