@@ -373,12 +373,12 @@ def test_a_process_killed_at_random_moments_loses_nothing_it_reported(tmp_path: 
         assert process.stdout is not None
         if rng.random() < 0.8:  # most kills in the middle of the moves, some while starting or resuming
             process.stdout.readline()
-        time.sleep(rng.uniform(0, 0.4))
+        time.sleep(rng.uniform(0, 0.3))
         process.send_signal(signal.SIGKILL)
         out, _ = process.communicate(timeout=30)
         assert process.returncode in (0, -signal.SIGKILL), process.returncode
         kills += process.returncode == -signal.SIGKILL
-        for line in out.splitlines():
+        for line in out.split("\n")[:-1]:  # the last piece is "" or a line the kill cut short: not reported
             if line != "done":
                 table_id, index = map(int, line.split())
                 assert index > reported.get(table_id, -1)

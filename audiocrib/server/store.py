@@ -153,10 +153,11 @@ class Store:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:  # a refusal, or a commit that failed (a full disk): nothing is kept
+                self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
 
     # ----------------------------------------------------------------- players
     def add_player(self, name: str) -> tuple[Player, str]:
