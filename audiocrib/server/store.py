@@ -1,0 +1,380 @@
+"""The server's store: players, tables and every game's log in one SQLite file, written so that nothing answered
+is ever lost.
+
+The file is in WAL mode with ``synchronous=FULL``: a write returns only once it is on disk, so whatever the server
+has told anyone survives a kill or a power cut. Each game is kept as its header (rules, names, settings) and its
+events, one row each, in order; a game is rebuilt by the engine's own loading, which plays the moves again from
+the seed and refuses a log that does not follow (`audiocrib.engine.errors.SaveError`).
+
+Secrets: a player's token is kept only as its SHA-256; a game's seed is kept in its table's row and leaves the
+store only inside the `Game` that `start` and `game` rebuild.
+
+One `Store` holds one connection, for one thread (the server's event loop).
+
+>>> from audiocrib.engine.rules import Rules
+>>> store = Store(":memory:")
+>>> ann, token = store.add_player("Ann")
+>>> store.player_by_token(token) == ann
+True
+>>> table = store.add_table(ann.id, Rules(), [Seat(ann.id, name="Ann"), Seat(computer="easy", name="Easy")])
+>>> game = store.start(table.id)
+>>> store.game(table.id).state_key() == game.state_key()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+import time
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from audiocrib.engine.events import Event, MatchWon, event_to_json
+from audiocrib.engine.game import Game
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.saving import save_value
+from audiocrib.server.records import (
+    Player,
+    Seat,
+    Status,
+    StoreError,
+    Table,
+    name_key,
+    new_code,
+    new_token,
+    read_code,
+    token_hash,
+)
+
+__all__ = ["SCHEMA_VERSION", "Player", "Seat", "Status", "Store", "StoreError", "Table"]
+
+SCHEMA_VERSION = 1
+"""The layout of the file (SQLite's ``user_version``); a file of another version is refused, never changed."""
+
+_SCHEMA = """
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    token_hash BLOB NOT NULL UNIQUE,
+    created REAL NOT NULL
+);
+CREATE TABLE tables (
+    id INTEGER PRIMARY KEY,
+    code TEXT NOT NULL,
+    host INTEGER NOT NULL REFERENCES players(id),
+    public INTEGER NOT NULL CHECK (public IN (0, 1)),
+    rules TEXT NOT NULL,
+    auto_go INTEGER NOT NULL CHECK (auto_go IN (0, 1)),
+    status TEXT NOT NULL CHECK (status IN ('open', 'playing', 'over')),
+    seed INTEGER NOT NULL,
+    created REAL NOT NULL
+);
+CREATE UNIQUE INDEX tables_code ON tables(code) WHERE status != 'over';
+CREATE TABLE seats (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL CHECK (seat >= 0),
+    player INTEGER REFERENCES players(id),
+    computer TEXT,
+    name TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat),
+    CHECK (player IS NULL OR computer IS NULL)
+) WITHOUT ROWID;
+CREATE INDEX seats_player ON seats(player) WHERE player IS NOT NULL;
+CREATE TABLE games (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    header TEXT NOT NULL
+);
+CREATE TABLE events (
+    table_id INTEGER NOT NULL REFERENCES games(table_id),
+    idx INTEGER NOT NULL CHECK (idx >= 0),
+    event TEXT NOT NULL,
+    PRIMARY KEY (table_id, idx)
+) WITHOUT ROWID;
+CREATE TRIGGER events_in_order BEFORE INSERT ON events
+WHEN NEW.idx != (SELECT COALESCE(MAX(idx) + 1, 0) FROM events WHERE table_id = NEW.table_id)
+BEGIN SELECT RAISE(ABORT, 'events are appended in order'); END;
+CREATE TRIGGER events_kept BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are never changed'); END;
+"""
+
+_TABLE_COLUMNS = "id, code, host, public, rules, auto_go, status"
+
+
+class Store:
+    """The server's SQLite file at ``path`` (created with its folder if new; ":memory:" for a store that
+    vanishes). Refuses a file of another schema version with a `StoreError`."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        if str(path) != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self._db = sqlite3.connect(path, isolation_level=None)  # transactions are begun and committed by hand
+        try:
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self._db.execute("PRAGMA busy_timeout = 5000")
+            self._open_schema()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open_schema(self) -> None:
+        with self._writing():
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                if self._db.execute("SELECT COUNT(*) FROM sqlite_schema").fetchone()[0]:
+                    raise StoreError("This file is not an audiocrib server's data.")
+                for statement in _SCHEMA.split(";\n"):  # one by one: executescript would commit midway
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            elif version != SCHEMA_VERSION:
+                raise StoreError("This server's data is from another version of audiocrib.")
+
+    def close(self) -> None:
+        """Close the file (everything written is on disk already)."""
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One transaction, committed (and on disk) when the block ends, rolled back if it raises."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:  # a refusal, or a commit that failed (a full disk): nothing is kept
+                self._db.execute("ROLLBACK")
+            raise
+
+    # ----------------------------------------------------------------- players
+    def add_player(self, name: str) -> tuple[Player, str]:
+        """A new player called ``name`` and their secret token (given once: the store keeps only its hash).
+
+        The caller checks the name's length and characters; the store refuses one already taken, whatever its
+        case or Unicode form.
+        """
+        key = name_key(name)
+        token = new_token()
+        digest = token_hash(token)
+        with self._writing():
+            if self._db.execute("SELECT 1 FROM players WHERE name_key = ?", (key,)).fetchone():
+                raise StoreError(f"The name {name} is taken on this server; choose another.")
+            cursor = self._db.execute(
+                "INSERT INTO players (name, name_key, token_hash, created) VALUES (?, ?, ?, ?)",
+                (_nfc(name), key, digest, time.time()),
+            )
+        assert cursor.lastrowid is not None
+        return Player(cursor.lastrowid, _nfc(name)), token
+
+    def player(self, player_id: int) -> Player | None:
+        """The player with this id, or None (for anything that is not an id too)."""
+        if not _is_id(player_id):
+            return None
+        row = self._db.execute("SELECT id, name FROM players WHERE id = ?", (player_id,)).fetchone()
+        return Player(*row) if row else None
+
+    def player_by_token(self, token: str) -> Player | None:
+        """The player this token was given to, or None for any other text (wrong, empty, huge, not ASCII)."""
+        digest = token_hash(token)
+        if digest is None:
+            return None
+        row = self._db.execute("SELECT id, name FROM players WHERE token_hash = ?", (digest,)).fetchone()
+        return Player(*row) if row else None
+
+    # ----------------------------------------------------------------- tables
+    def add_table(self, host: int, rules: Rules, seats: Sequence[Seat], public: bool = True,
+                  auto_go: bool = True) -> Table:
+        """A new open table set up by ``host``, with a fresh join code and a secret seed."""
+        if len(seats) != rules.players:
+            raise StoreError(f"This table needs {rules.players} seats, not {len(seats)}.")
+        with self._writing():
+            if self.player(host) is None:
+                raise StoreError("The host of a table must be a player of this server.")
+            code = self._free_code()
+            cursor = self._db.execute(
+                "INSERT INTO tables (code, host, public, rules, auto_go, status, seed, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (code, host, public, json.dumps(rules.to_json()), auto_go, Status.OPEN, secrets.randbits(63),
+                 time.time()),
+            )
+            assert cursor.lastrowid is not None
+            for index, seat in enumerate(seats):
+                self._write_seat(cursor.lastrowid, index, seat, new=True)
+        table = self.table(cursor.lastrowid)
+        assert table is not None
+        return table
+
+    def _free_code(self) -> str:
+        for _ in range(100):
+            code = new_code()
+            if not self._db.execute("SELECT 1 FROM tables WHERE code = ? AND status != 'over'", (code,)).fetchone():
+                return code
+        raise StoreError("The server has too many open tables to make another.")
+
+    def _write_seat(self, table: int, index: int, seat: Seat, new: bool = False) -> None:
+        if seat.player is not None and self.player(seat.player) is None:
+            raise StoreError("A seat can be taken only by a player of this server.")
+        sql = ("INSERT INTO seats (player, computer, name, table_id, seat) VALUES (?, ?, ?, ?, ?)" if new else
+               "UPDATE seats SET player = ?, computer = ?, name = ? WHERE table_id = ? AND seat = ?")
+        self._db.execute(sql, (seat.player, seat.computer, seat.name, table, index))
+
+    def set_seat(self, table: int, index: int, seat: Seat) -> Table:
+        """Give seat ``index`` of an open table to a person or a computer player, or open it again."""
+        with self._writing():
+            found = self._table_row(table)
+            if Status(found["status"]) is not Status.OPEN:
+                raise StoreError(f"Table {table} has begun; its seats are settled.")
+            if not 0 <= index < Rules.from_json(json.loads(found["rules"])).players:
+                raise StoreError(f"Table {table} has no seat {index + 1}.")
+            self._write_seat(table, index, seat)
+        updated = self.table(table)
+        assert updated is not None
+        return updated
+
+    def table(self, table: int) -> Table | None:
+        """The table with this id, or None (for anything that is not an id too)."""
+        if not _is_id(table):
+            return None
+        row = self._db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table,)).fetchone()
+        return self._record(row) if row else None
+
+    def table_by_code(self, code: str) -> Table | None:
+        """The table that is not over with this join code (typed in any case, spaces or hyphens), or None."""
+        wanted = read_code(code)
+        if wanted is None:
+            return None
+        row = self._db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE code = ? AND status != 'over'",
+                               (wanted,)).fetchone()
+        return self._record(row) if row else None
+
+    def tables(self, *statuses: Status) -> list[Table]:
+        """Every table in one of ``statuses`` (all tables if none is given), oldest first."""
+        wanted = [s.value for s in statuses or tuple(Status)]
+        marks = ", ".join("?" * len(wanted))
+        rows = self._db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ({marks}) ORDER BY id",
+                                wanted).fetchall()
+        return [self._record(row) for row in rows]
+
+    def tables_of(self, player: int) -> list[Table]:
+        """The tables not over where ``player`` has a seat (to find their seats again after a disconnect)."""
+        if not _is_id(player):
+            return []
+        rows = self._db.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status != 'over' AND id IN"
+            " (SELECT table_id FROM seats WHERE player = ?) ORDER BY id", (player,)).fetchall()
+        return [self._record(row) for row in rows]
+
+    def _record(self, row: Sequence[Any]) -> Table:
+        table_id, code, host, public, rules, auto_go, status = row
+        seats = tuple(Seat(player, computer, name) for player, computer, name in self._db.execute(
+            "SELECT player, computer, name FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)))
+        return Table(table_id, code, host, bool(public), Rules.from_json(json.loads(rules)), seats, Status(status),
+                     bool(auto_go))
+
+    def _table_row(self, table: int) -> sqlite3.Row:
+        if not _is_id(table):
+            raise StoreError("There is no such table.")
+        cursor = self._db.execute("SELECT * FROM tables WHERE id = ?", (table,))
+        cursor.row_factory = sqlite3.Row
+        row: sqlite3.Row | None = cursor.fetchone()
+        if row is None:
+            raise StoreError(f"There is no table {table}.")
+        return row
+
+    def end(self, table: int) -> None:
+        """Close a table (its game, if any, is kept): it leaves the lobby and its join code is free again."""
+        with self._writing():
+            self._table_row(table)
+            self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
+
+    # ----------------------------------------------------------------- games
+    def start(self, table: int) -> Game:
+        """Begin the game of an open table whose seats are all taken; its header and first events (up to the
+        first decision) are on disk when this returns. People's seats are the game's manual seats."""
+        with self._writing():
+            row = self._table_row(table)
+            if Status(row["status"]) is not Status.OPEN:
+                raise StoreError(f"Table {table} has begun already.")
+            record = self._record([row[c] for c in _TABLE_COLUMNS.split(", ")])
+            if record.open_seats:
+                raise StoreError(f"Table {table} still has a seat open.")
+            people = [i for i, seat in enumerate(record.seats) if seat.player is not None]
+            game = Game(record.rules, [seat.name for seat in record.seats], row["seed"], people, record.auto_go)
+            header = {k: v for k, v in game.to_json_header().items() if k != "seed"}  # the seed stays in its row
+            self._db.execute("INSERT INTO games (table_id, header) VALUES (?, ?)", (table, json.dumps(header)))
+            self._db.execute("UPDATE tables SET status = 'playing' WHERE id = ?", (table,))
+            self._insert(table, 0, game.events)
+        return game
+
+    def append(self, table: int, first_index: int, events: Iterable[Event]) -> None:
+        """Add ``events`` to the table's log as numbers ``first_index`` on, all or none, and return only when
+        they are on disk. ``first_index`` must be the log's length: a gap or a repeat is refused. A `MatchWon`
+        among them ends the table."""
+        with self._writing():
+            row = self._table_row(table)
+            if Status(row["status"]) is not Status.PLAYING:
+                raise StoreError(f"Table {table} is not playing.")
+            length = self._length(table)
+            if first_index != length:
+                raise StoreError(f"The log of table {table} has {length} events, so the next is number {length},"
+                                 f" not {first_index}.")
+            self._insert(table, first_index, events)
+
+    def _insert(self, table: int, first_index: int, events: Iterable[Event]) -> None:
+        """Write the events; a `MatchWon` among them ends the table."""
+        events = list(events)
+        rows = [(table, first_index + i, json.dumps(event_to_json(e), separators=(",", ":")))
+                for i, e in enumerate(events)]
+        self._db.executemany("INSERT INTO events (table_id, idx, event) VALUES (?, ?, ?)", rows)
+        if any(isinstance(e, MatchWon) for e in events):
+            self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
+
+    def _length(self, table: int) -> int:
+        length: int = self._db.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM events WHERE table_id = ?",
+                                       (table,)).fetchone()[0]
+        return length
+
+    def length(self, table: int) -> int:
+        """How many events the table's log holds (0 before its game begins, or for no table)."""
+        return self._length(table) if _is_id(table) else 0
+
+    def game(self, table: int) -> Game:
+        """The table's game rebuilt from its header and log by playing the moves again from the seed; a log
+        that does not follow raises the engine's `SaveError`, a table with no game a `StoreError`."""
+        self._db.execute("BEGIN")  # one snapshot for the header and every event
+        try:
+            row = self._table_row(table)
+            found = self._db.execute("SELECT header FROM games WHERE table_id = ?", (table,)).fetchone()
+            if found is None:
+                raise StoreError(f"Table {table} has not begun its game.")
+            events = [row_[0] for row_ in self._db.execute(
+                "SELECT event FROM events WHERE table_id = ? ORDER BY idx", (table,))]
+        finally:
+            self._db.execute("COMMIT")
+        header = save_value(found[0])
+        if isinstance(header, dict):  # anything else is refused by from_json with its sentence
+            header = {**header, "seed": row["seed"], "events": [save_value(text) for text in events]}
+        return Game.from_json(header)
+
+
+def _is_id(value: object) -> bool:
+    """True for what can be a row's id: a whole number (not a bool, not text SQLite would turn into one) that
+    fits SQLite's integers."""
+    return type(value) is int and 0 < value < 2**63
+
+
+def _nfc(name: str) -> str:
+    return unicodedata.normalize("NFC", name)
