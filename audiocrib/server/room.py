@@ -365,16 +365,16 @@ class Room:
         return out
 
     def catch_up(self, player_id: int, since: int = 0) -> Outgoing | str:
-        """What a (re)connected person needs: the table, their view, and their events from number ``since`` on."""
+        """What a (re)connected person needs: the table, their events from number ``since`` on, and their view."""
         state = self.table_state(player_id)
         if isinstance(state, str):
             return state
         out: Outgoing = [(player_id, state)]
         if self.game is not None:
             seat = self._seat(player_id)
-            out.append((player_id, ViewOf(self.game.view(seat))))
             since = min(max(since, 0), len(self.game.events))
             out.extend((player_id, news) for news in _chunks(self.game, seat, since))
+            out.append((player_id, ViewOf(self.game.view(seat))))
         return out
 
     # ------------------------------------------------------------ computer players
