@@ -1,0 +1,438 @@
+"""One table on the server: who sits where, its game, its computer players, and what each person is sent.
+
+A `Room` is synchronous and knows nothing of the network: the network side calls it from its event loop and sends
+what it returns, a list of ``(player id, message)`` pairs (`Outgoing`), or shows the one sentence it returns when
+it refuses. Every move is written to the `Store` (committed) before anything about it is returned, and each person
+is sent only what their seat may know: the new events as that seat sees them (`Event.seen_by`) and the seat's own
+view; never another seat's hidden cards, never the seed.
+
+The game's seats never change once it has begun: a person's seat given to a computer player (`give_seat`) is
+played by it from that seat's own view until the person takes it back (`take_seat_back`); the seat still counts by
+hand as the person's did. A computer player's random source is set afresh from the game's seed, the seat and the
+number of events before each move (as offline), so a server started again makes the same choices.
+
+>>> from audiocrib.engine.rules import Rules
+>>> from audiocrib.server.store import Store
+>>> store = Store(":memory:")
+>>> ann, _ = store.add_player("Ann")
+>>> room = Room.create(store, ann.id, Rules(), ("person", "easy"))
+>>> isinstance(room.start(ann.id), list), room.due_computer()
+(True, 1)
+>>> room.move(ann.id, Discard(1, ()))
+'You can make moves only for your own seat.'
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from audiocrib.bots.player import Player, load_player
+from audiocrib.engine.actions import Action, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.engine.errors import IllegalActionError
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.scoring import score_play
+from audiocrib.online.fields import COMPUTER_LEVELS
+from audiocrib.online.messages import (
+    MAX_NEWS_EVENTS,
+    PERSON,
+    Message,
+    News,
+    Notice,
+    TableState,
+    TableSummary,
+    ViewOf,
+)
+from audiocrib.online.messages import Seat as SeatState
+from audiocrib.server.records import Seat, Status, StoreError, Table, name_key
+from audiocrib.server.store import Store
+
+__all__ = ["COUNT_MISTAKES", "Outgoing", "Room"]
+
+Outgoing = list[tuple[int, Message]]
+"""What to send: ``(player id, message)`` pairs, in order."""
+
+COUNT_MISTAKES = 0.25
+"""How often a computer player overlooks something in its count at a muggins table: the offline table's rate
+(``audiocrib.shell.tablesetup.COUNT_MISTAKES``, which the server may not import), so muggins can be practised."""
+
+
+class Room:
+    """The table ``table`` of ``store``, with its game once begun (``game``: for tests and tools; never sent)."""
+
+    def __init__(self, store: Store, table: Table, game: Game | None, move_limit: int | None = None) -> None:
+        self._store = store
+        self._table = table
+        self.game = game
+        self.move_limit = move_limit
+        self._stand_ins: dict[int, str] = {}  # a person's seat -> the level of the computer player keeping it
+        self._connected: set[int] = set()
+        self._players: dict[tuple[int, str], Player] = {}
+
+    @classmethod
+    def create(cls, store: Store, host: int, rules: Rules, seats: Sequence[str], public: bool = True,
+               move_limit: int | None = None, auto_go: bool = True) -> Room:
+        """A new table set up by ``host``: each seat ``"person"`` (open) or a computer level; the host takes the
+        first person's seat. Raises `StoreError` for what the store refuses (the caller checked the message)."""
+        player = store.player(host)
+        if player is None:
+            raise StoreError("The host of a table must be a player of this server.")
+        if PERSON not in seats or any(s != PERSON and s not in COMPUTER_LEVELS for s in seats):
+            raise StoreError("A table needs a seat for a person, and each other seat a person's or a computer's.")
+        first = list(seats).index(PERSON)
+        records = [Seat(host, name=player.name) if i == first else
+                   Seat() if kind == PERSON else Seat(computer=kind, name=kind.capitalize())
+                   for i, kind in enumerate(seats)]
+        table = store.add_table(host, rules, records, public, auto_go)
+        return cls(store, table, None, move_limit)
+
+    @classmethod
+    def load(cls, store: Store, table_id: int, move_limit: int | None = None) -> Room:
+        """The room of a table already in the store (after a restart): its seats from the store, its game
+        rebuilt and checked by `Store.game`. Raises `StoreError` for no such table, `SaveError` for a damaged log.
+
+        Seats given to computer players are not in the store: they are back with their people."""
+        table = store.table(table_id)
+        if table is None:
+            raise StoreError("There is no such table.")
+        game = store.game(table_id) if store.length(table_id) else None
+        return cls(store, table, game, move_limit)
+
+    # ------------------------------------------------------------ facts
+    @property
+    def table_id(self) -> int:
+        """The table's number."""
+        return self._table.id
+
+    @property
+    def code(self) -> str:
+        """The table's join code."""
+        return self._table.code
+
+    @property
+    def public(self) -> bool:
+        """True if the table is listed in the lobby."""
+        return self._table.public
+
+    @property
+    def status(self) -> Status:
+        """Open, playing or over."""
+        return self._table.status
+
+    @property
+    def host(self) -> int:
+        """The host's player id."""
+        return self._table.host
+
+    def seat_of(self, player_id: int) -> int | None:
+        """The seat of this person at this table, or None."""
+        for index, seat in enumerate(self._table.seats):
+            if seat.player is not None and seat.player == player_id:
+                return index
+        return None
+
+    def people(self) -> list[int]:
+        """The player ids of the people seated here, in seat order."""
+        return [seat.player for seat in self._table.seats if seat.player is not None]
+
+    def summary(self) -> TableSummary:
+        """The table as the lobby lists it."""
+        host = self._store.player(self._table.host)
+        computers = sum(seat.computer is not None for seat in self._table.seats) + len(self._stand_ins)
+        return TableSummary(self._table.id, host.name if host else "Nobody", self._table.rules,
+                            len(self._table.open_seats), computers, self._table.status is not Status.OPEN)
+
+    def table_state(self, player_id: int) -> TableState | str:
+        """The table as this seated person sees it: every seat's holder and who is connected."""
+        you = self.seat_of(player_id)
+        if you is None:
+            return "You are not at this table."
+        seats = []
+        for index, seat in enumerate(self._table.seats):
+            stand_in = self._stand_ins.get(index)
+            if seat.computer is not None:
+                seats.append(SeatState(None, seat.computer, True))
+            else:
+                seats.append(SeatState(seat.name or None, stand_in, seat.player in self._connected))
+        return TableState(self._table.id, None if self._table.public else self._table.code,
+                          self.seat_of(self._table.host) or 0, you, self._table.rules, tuple(seats),
+                          self._table.status is not Status.OPEN, self.move_limit)
+
+    def _state(self, player_id: int) -> TableState:
+        state = self.table_state(player_id)
+        assert isinstance(state, TableState)
+        return state
+
+    def _to_all(self, make: Message | None = None, but: int | None = None, states: bool = False) -> Outgoing:
+        """``make`` (and each person's table state) for every seated person but ``but``."""
+        out: Outgoing = []
+        for person in self.people():
+            if person == but:
+                continue
+            if states:
+                out.append((person, self._state(person)))
+            if make is not None:
+                out.append((person, make))
+        return out
+
+    # ------------------------------------------------------------ before the game
+    def join(self, player_id: int, seat: int | None = None) -> Outgoing | str:
+        """Sit this person at an open seat (``seat``, or the first open one)."""
+        player = self._store.player(player_id)
+        if player is None:
+            return "Only a player of this server can sit at a table."
+        if self.seat_of(player_id) is not None:
+            return "You are at this table already."
+        if self._table.status is not Status.OPEN:
+            return f"Table {self._table.id} has begun; its seats are settled."
+        open_seats = self._table.open_seats
+        if not open_seats:
+            return f"Table {self._table.id} has no seat open."
+        if seat is None:
+            seat = open_seats[0]
+        elif seat not in open_seats:
+            return "That seat is not open."
+        self._table = self._store.set_seat(self._table.id, seat, Seat(player_id, name=player.name))
+        return [(player_id, self._state(player_id)),
+                *self._to_all(Notice(f"{player.name} sits down at the table."), but=player_id, states=True)]
+
+    def leave(self, player_id: int) -> Outgoing | str:
+        """Leave before the game begins; the host leaving closes the table."""
+        seat = self.seat_of(player_id)
+        if seat is None:
+            return "You are not at this table."
+        if self._table.status is not Status.OPEN:
+            return "The game has begun; your seat is kept for you until the match is over."
+        name = self._table.seats[seat].name
+        if player_id == self._table.host:
+            others = self._to_all(Notice(f"{name} closed table {self._table.id}."), but=player_id)
+            self._store.end(self._table.id)
+            self._table = self._refreshed()
+            return others
+        self._table = self._store.set_seat(self._table.id, seat, Seat())
+        return self._to_all(Notice(f"{name} left the table."), states=True)
+
+    def start(self, player_id: int) -> Outgoing | str:
+        """The host begins the game once every seat is taken: each person gets the table and their view."""
+        if player_id != self._table.host:
+            return "Only the host can start the game."
+        if self._table.status is not Status.OPEN:
+            return f"Table {self._table.id} has begun already."
+        if self._table.open_seats:
+            return "Every seat must be taken before the game can start."
+        try:
+            self._name_computers()
+            self.game = self._store.start(self._table.id)
+        except StoreError as error:
+            return str(error)
+        self._table = self._refreshed()
+        game = self.game
+        return [pair for person in self.people()
+                for pair in ((person, self._state(person)), (person, ViewOf(game.view(self._seat(person)))))]
+
+    def _name_computers(self) -> None:
+        """Give each computer player a name no other seat has (case-blind), now that the people are known."""
+        taken = {name_key(s.name) for s in self._table.seats if s.player is not None}
+        for index, seat in enumerate(self._table.seats):
+            if seat.computer is None:
+                continue
+            name, number = seat.computer.capitalize(), 1
+            while name_key(name) in taken:
+                number += 1
+                name = f"{seat.computer.capitalize()} {number}"
+            taken.add(name_key(name))
+            if name != seat.name:
+                self._table = self._store.set_seat(self._table.id, index, Seat(computer=seat.computer, name=name))
+
+    def _refreshed(self) -> Table:
+        table = self._store.table(self._table.id)
+        assert table is not None
+        return table
+
+    def _seat(self, player_id: int) -> int:
+        seat = self.seat_of(player_id)
+        assert seat is not None
+        return seat
+
+    # ------------------------------------------------------------ connections and stand-ins
+    def connected(self, player_id: int, connected: bool) -> Outgoing:
+        """The network side says this person's connection is up or down; the others hear it once."""
+        seat = self.seat_of(player_id)
+        if seat is None or (player_id in self._connected) == connected:
+            return []
+        name = self._table.seats[seat].name
+        if connected:
+            self._connected.add(player_id)
+            sentence = f"{name} is back."
+        else:
+            self._connected.discard(player_id)
+            sentence = f"{name} has lost the connection; the table waits." if self.playing else f"{name} is away."
+        return self._to_all(Notice(sentence), but=player_id, states=True)
+
+    @property
+    def playing(self) -> bool:
+        """True while the game is on (begun, not over)."""
+        return self.game is not None and not self.game.over
+
+    def give_seat(self, player_id: int, seat: int, level: str) -> Outgoing | str:
+        """The host gives an absent person's seat to a computer player of ``level`` until they take it back."""
+        if player_id != self._table.host:
+            return "Only the host can give a seat to a computer player."
+        if not self.playing:
+            return "A seat can be given to a computer player only while the game is on."
+        if not 0 <= seat < len(self._table.seats) or self._table.seats[seat].player is None:
+            return "Only a person's seat can be given to a computer player."
+        if self._table.seats[seat].player in self._connected:
+            return f"{self._table.seats[seat].name} is here; only an absent player's seat can be given."
+        return self.stand_in(seat, level)
+
+    def stand_in(self, seat: int, level: str) -> Outgoing | str:
+        """A computer player of ``level`` keeps a person's ``seat`` (for the host, or a move time limit)."""
+        if level not in COMPUTER_LEVELS:
+            return "There is no computer player of that level."
+        if not self.playing or not 0 <= seat < len(self._table.seats) or self._table.seats[seat].player is None:
+            return "Only a person's seat can be given to a computer player while the game is on."
+        if self._stand_ins.get(seat) == level:
+            return "A computer player of that level has the seat already."
+        self._stand_ins[seat] = level
+        name = self._table.seats[seat].name
+        return self._to_all(Notice(f"A computer player of level {level} plays for {name} until they are back."),
+                            states=True)
+
+    def take_seat_back(self, player_id: int) -> Outgoing | str:
+        """The person takes back the seat a computer player kept; they get their view."""
+        seat = self.seat_of(player_id)
+        if seat is None or seat not in self._stand_ins:
+            return "No computer player is keeping a seat of yours."
+        del self._stand_ins[seat]
+        assert self.game is not None
+        name = self._table.seats[seat].name
+        return [*self._to_all(Notice(f"{name} plays their own seat again."), states=True),
+                (player_id, ViewOf(self.game.view(seat)))]
+
+    def computer_at(self, seat: int) -> str | None:
+        """The level of the computer player at ``seat`` (its own, or keeping a person's seat), or None."""
+        return self._table.seats[seat].computer or self._stand_ins.get(seat)
+
+    # ------------------------------------------------------------ moves
+    def move(self, player_id: int, action: Action) -> Outgoing | str:
+        """A person's move: theirs, legal, written; then what each person is sent."""
+        seat = self.seat_of(player_id)
+        if seat is None:
+            return "You are not at this table."
+        if self.game is None:
+            return "The game at this table has not begun."
+        if not isinstance(action, Action) or type(action.seat) is not int:
+            try:
+                self.game.verify(action)
+            except IllegalActionError as error:
+                return str(error)
+            return "That is not something a player can do."
+        if action.seat != seat:
+            return "You can make moves only for your own seat."
+        if seat in self._stand_ins:
+            return "A computer player is keeping your seat; take it back first."
+        return self._apply(action)
+
+    def _apply(self, action: Action) -> Outgoing | str:
+        """Carry out a move, write its events, and say what each person is sent."""
+        game = self.game
+        assert game is not None
+        first = len(game.events)
+        try:
+            events = game.apply(action)
+        except IllegalActionError as error:
+            return str(error)
+        try:
+            self._store.append(self._table.id, first, events)
+        except (StoreError, sqlite3.Error):
+            self.game = self._store.game(self._table.id)  # back to what is written: nobody heard of this move
+            return "The server could not keep that move; please make it again."
+        if game.over:
+            self._table = self._refreshed()
+        return self._news(first)
+
+    def _news(self, first: int) -> Outgoing:
+        """For each person: the events from ``first`` on as their seat sees them, and their view."""
+        game = self.game
+        assert game is not None
+        out: Outgoing = []
+        for person in self.people():
+            seat = self._seat(person)
+            out.extend((person, news) for news in _chunks(game, seat, first))
+            out.append((person, ViewOf(game.view(seat))))
+        return out
+
+    def catch_up(self, player_id: int, since: int = 0) -> Outgoing | str:
+        """What a (re)connected person needs: the table, their events from number ``since`` on, and their view."""
+        state = self.table_state(player_id)
+        if isinstance(state, str):
+            return state
+        out: Outgoing = [(player_id, state)]
+        if self.game is not None:
+            seat = self._seat(player_id)
+            since = min(max(since, 0), len(self.game.events))
+            out.extend((player_id, news) for news in _chunks(self.game, seat, since))
+            out.append((player_id, ViewOf(self.game.view(seat))))
+        return out
+
+    # ------------------------------------------------------------ computer players
+    def due_computer(self) -> int | None:
+        """The seat of a computer player the game waits on (the lowest), or None."""
+        if not self.playing:
+            return None
+        assert self.game is not None
+        due = [seat for seat in self.game.waiting_for() if self.computer_at(seat) is not None]
+        return min(due, default=None)
+
+    def computer_move(self) -> tuple[int, Action]:
+        """The due computer player's move from its seat's own view: (events so far, action). Only reads, so it
+        may run off the event loop; `apply_computer` checks the game has not moved since."""
+        seat = self.due_computer()
+        game = self.game
+        if seat is None or game is None:
+            raise ValueError("No computer player is due to move.")
+        level = self.computer_at(seat)
+        assert level is not None
+        player = self._players.get((seat, level))
+        if player is None:
+            mistakes = COUNT_MISTAKES if game.rules.muggins else 0.0
+            player = load_player(level, seed=game.seed * 8 + seat, count_mistakes=mistakes)
+            self._players[seat, level] = player
+        reseed = getattr(player, "reseed", None)
+        if reseed is not None:
+            reseed(game.seed, seat, len(game.events))
+        stamp, view = len(game.events), game.view(seat)
+        if game.phase is Phase.DISCARD:
+            return stamp, Discard(seat, tuple(player.discard(view)))
+        if game.phase is Phase.PLAY:
+            return stamp, (Play(seat, player.play(view)) if view.playable else Go(seat))
+        if game.phase is Phase.PEG_CLAIM:  # keeping a person's seat that pegs by hand: it claims the true points
+            return stamp, ClaimCount(seat, score_play([card for _, card in view.series]).total)
+        return stamp, ClaimCount(seat, player.count(view))
+
+    def apply_computer(self, stamp: int, action: Action) -> Outgoing:
+        """Make a move from `computer_move` if the game is where it was and that computer player is still due."""
+        game = self.game
+        if game is None or len(game.events) != stamp or self.computer_at(action.seat) is None:
+            return []
+        if action.seat not in game.waiting_for():
+            return []
+        result = self._apply(action)
+        return result if isinstance(result, list) else []
+
+    def count_timeout(self, stamp: int) -> Outgoing:
+        """The counting clock ran out (the network side keeps it): the seat being counted loses its count, if the
+        game is still where it was at ``stamp``."""
+        game = self.game
+        if game is None or len(game.events) != stamp or game.counting is None:
+            return []
+        result = self._apply(CountTimeout(game.counting[0]))
+        return result if isinstance(result, list) else []
+
+
+def _chunks(game: Game, seat: int, first: int) -> list[News]:
+    """``seat``'s events from ``first`` on, as it sees them, in messages of at most `MAX_NEWS_EVENTS`."""
+    events = game.view(seat).events[first:]  # the seat's log: each event as `Event.seen_by` gives it
+    return [News(first + i, tuple(events[i:i + MAX_NEWS_EVENTS])) for i in range(0, len(events), MAX_NEWS_EVENTS)]

@@ -1,0 +1,323 @@
+"""The server's table room, played through `Room` only over a real SQLite file: whole games at every shape of
+table, what each person is sent (never a card their seat may not know, never the seed), refusals that store
+nothing, a server started again mid-game, and a seat kept by a computer player."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from audiocrib.bots.base import hand_being_counted
+from audiocrib.engine.actions import Action, ClaimCount, Discard, Go, Play
+from audiocrib.engine.events import event_to_json
+from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.scoring import score_hand, score_play
+from audiocrib.engine.viewcodec import view_to_json
+from audiocrib.engine.views import PlayerView
+from audiocrib.online.messages import (
+    Message,
+    News,
+    Notice,
+    TableState,
+    TableSummary,
+    ViewOf,
+    decode_from_server,
+    encode,
+)
+from audiocrib.online.messages import Seat as SeatState
+from audiocrib.server.room import Outgoing, Room
+from audiocrib.server.store import Status, Store
+from tests.test_viewcodec import cards_in, known_by_deal, leaks
+
+NAMES = ("Ann", "Bob", "Cy")
+
+
+@dataclass
+class Person:
+    """A person at the table: what they were sent (with the log's length when it was sent) and their last view."""
+
+    id: int
+    got: list[tuple[int, Message]] = field(default_factory=list)
+    view: PlayerView | None = None
+
+
+def deliver(store: Store, room: Room, people: dict[int, Person], out: Outgoing | str) -> None:
+    """Send ``out`` over the wire (encoded, then decoded as a client does) to each person it names."""
+    assert isinstance(out, list), out
+    length = store.length(room.table_id)
+    for player_id, message in out:
+        received = decode_from_server(encode(message))
+        assert received == message
+        people[player_id].got.append((length, received))
+        if isinstance(received, ViewOf):
+            people[player_id].view = received.view
+
+
+def choice(view: PlayerView, rng: random.Random) -> Action | None:
+    """The person's move from their own view, or None if nothing is asked of them."""
+    seat = view.seat
+    if view.must_discard:
+        return Discard(seat, tuple(rng.sample(view.hand, view.must_discard)))
+    if view.phase is Phase.PLAY and view.turn == seat:
+        return Play(seat, rng.choice(view.playable)) if view.playable else Go(seat)
+    if view.claiming == seat:
+        return ClaimCount(seat, score_play([card for _, card in view.series]).total)
+    if view.counting is not None and view.counting[0] == seat:
+        cards, starter, crib = hand_being_counted(view)
+        total = score_hand(cards, starter, crib).total
+        return ClaimCount(seat, max(0, total - rng.choice((0, 0, 1))))  # now and then one short, as people count
+    return None
+
+
+def step(store: Store, room: Room, people: dict[int, Person], rng: random.Random) -> None:
+    """One move: a computer player's if one is due, else a due person's, chosen from their view."""
+    if room.due_computer() is not None:
+        stamp, action = room.computer_move()
+        deliver(store, room, people, room.apply_computer(stamp, action))
+        return
+    due = [p for p in people.values() if p.view is not None and choice(p.view, random.Random(0)) is not None]
+    assert due, "the game waits on nobody a person's view names"
+    person = rng.choice(due)
+    assert person.view is not None
+    action = choice(person.view, rng)
+    assert action is not None
+    deliver(store, room, people, room.move(person.id, action))
+
+
+def open_table(store: Store, rules: Rules, seats: tuple[str, ...]) -> tuple[Room, dict[int, Person]]:
+    """A table set up by Ann, joined by as many people as it has seats for them, connected and started."""
+    ids = [store.add_player(name)[0].id for name in NAMES[:seats.count("person")]]
+    room = Room.create(store, ids[0], rules, seats)
+    people = {i: Person(i) for i in ids}
+    for player_id in ids[1:]:
+        deliver(store, room, people, room.join(player_id))
+    for player_id in ids:
+        deliver(store, room, people, room.connected(player_id, True))
+    deliver(store, room, people, room.start(ids[0]))
+    return room, people
+
+
+def check_received(game: Game, room: Room, people: dict[int, Person]) -> None:
+    """What each person got over the whole game: their seat's log exactly once, in order, and at each moment no
+    card their seat could not know then (worked out from the whole log, not from the room) and never the seed."""
+    known: dict[tuple[int, int], tuple[list[int], list[set[str]]]] = {}
+    moments: dict[int, Game] = {}
+    for person in people.values():
+        seat = room.seat_of(person.id)
+        assert seat is not None
+        told: list[Any] | None = None  # the seat's log as the person's client holds it
+        for length, message in person.got:
+            text = encode(message)
+            assert str(game.seed) not in text and '"seed"' not in text
+            if isinstance(message, News):
+                told = told or []
+                assert message.since <= len(told)  # a catch-up may repeat events, news never skips one
+                del told[message.since:]
+                told.extend(message.events)
+                deal_of, cards = known.setdefault((seat, length), known_by_deal(game.events[:length], seat))
+                for index, event in enumerate(message.events, start=message.since):
+                    assert index < length
+                    assert cards_in(event_to_json(event)) <= cards[deal_of[index]], (index, event)
+            elif isinstance(message, ViewOf):
+                if told is None:  # the view at the start holds the log so far
+                    told = list(message.view.events)
+                assert tuple(told) == message.view.events  # the news is exactly what the view added
+                moment = moments.setdefault(length, game.at(length))
+                assert leaks(moment, seat, view_to_json(message.view)) == []
+            else:
+                assert cards_in(json.loads(text)) == set()
+        assert told is not None and tuple(told) == game.view(seat).events
+
+
+SHAPES = {
+    "two": (Rules(target=61), ("person", "expert")),
+    "three, counting by hand": (Rules(players=3, target=61, manual_counting=True), ("person", "person", "medium")),
+    "four in teams, pegging by hand, muggins": (
+        Rules(players=4, team_size=2, target=61, manual_counting=True, manual_pegging=True, muggins=True),
+        ("person", "person", "easy", "beginner")),
+    "six in teams": (Rules(players=6, team_size=2, target=61), ("person", "easy", "person", "medium", "person",
+                                                                  "expert")),
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_whole_game_tells_each_person_only_what_their_seat_may_know(tmp_path: Path, shape: str) -> None:
+    rules, seats = SHAPES[shape]
+    with Store(tmp_path / "server.sqlite3") as store:
+        room, people = open_table(store, rules, seats)
+        rng = random.Random(shape)
+        while room.playing:
+            step(store, room, people, rng)
+        assert room.status is Status.OVER and room.due_computer() is None
+        game = store.game(room.table_id)
+    assert room.game is not None and game.events == room.game.events and game.over
+    check_received(game, room, people)
+    sent = [type(m) for p in people.values() for _, m in p.got]
+    assert sent.count(News) > 20 and TableState in sent
+
+
+def test_a_refused_move_gets_one_sentence_and_stores_nothing(tmp_path: Path) -> None:
+    with Store(tmp_path / "server.sqlite3") as store:
+        room, people = open_table(store, Rules(players=3, target=31), ("person", "person", "easy"))
+        ann, bob = people
+        stranger, _ = store.add_player("Dee")
+        assert room.game is not None
+        length = store.length(room.table_id)
+        hand = room.game.view(0).hand
+        refusals = {
+            "another seat": room.move(ann, Discard(1, room.game.view(1).hand[:1])),
+            "a stranger": room.move(stranger.id, Discard(0, hand[:1])),
+            "nobody": room.move(10**6, Discard(0, hand[:1])),
+            "out of turn": room.move(ann, Play(0, hand[0])),
+            "not a move": room.move(ann, "discard everything"),  # type: ignore[arg-type]  # hostile on purpose
+            "too many": room.move(ann, Discard(0, hand[:3])),
+        }
+        assert refusals["another seat"] == "You can make moves only for your own seat."
+        assert refusals["a stranger"] == refusals["nobody"] == "You are not at this table."
+        for sentence in refusals.values():
+            assert isinstance(sentence, str) and sentence[0].isupper() and sentence.endswith(".")
+            assert "\n" not in sentence and sentence.isascii() and len(sentence) < 200
+        assert store.length(room.table_id) == length == len(room.game.events)
+        rng = random.Random(3)
+        while room.playing:
+            step(store, room, people, rng)
+        length = store.length(room.table_id)
+        assert room.move(ann, Discard(0, hand[:1])) == "The match is over."
+        assert room.move(bob, Go(1)) == "The match is over."
+        assert room.apply_computer(length, Go(2)) == [] and store.length(room.table_id) == length
+
+
+def test_a_room_started_again_mid_game_goes_on_to_the_same_log(tmp_path: Path) -> None:
+    rules, seats = SHAPES["four in teams, pegging by hand, muggins"]
+    first, copy = tmp_path / "server.sqlite3", tmp_path / "copy.sqlite3"
+    store = Store(first)
+    room, people = open_table(store, rules, seats)
+    rng = random.Random(11)
+    for _ in range(40):
+        step(store, room, people, rng)
+    assert room.playing
+    with sqlite3.connect(first) as source, sqlite3.connect(copy) as target:
+        source.backup(target)  # the file as a server killed now would leave it
+    middle, state = store.length(room.table_id), rng.getstate()
+    had = {p.id: len([m for _, m in p.got if isinstance(m, News)]) for p in people.values()}
+    while room.playing:
+        step(store, room, people, rng)
+    store.close()
+    assert room.game is not None
+    whole = room.game.events
+
+    rng.setstate(state)
+    again = Store(copy)
+    try:
+        resumed = Room.load(again, room.table_id)
+        assert resumed.game is not None and len(resumed.game.events) == middle and resumed.status is Status.PLAYING
+        assert resumed.people() == room.people() and resumed.summary() == TableSummary(
+            room.table_id, "Ann", rules, 0, 2, True)
+        back = {i: Person(i) for i in people}
+        for player_id in back:
+            deliver(again, resumed, back, resumed.connected(player_id, True))
+            log = resumed.game.view(resumed.seat_of(player_id) or 0).events
+            late = resumed.catch_up(player_id, len(log) - 5)
+            assert isinstance(late, list) and [m for _, m in late if isinstance(m, News)] == [
+                News(len(log) - 5, log[-5:])] and had[player_id]
+            deliver(again, resumed, back, resumed.catch_up(player_id, 0))
+        for _ in range(10):
+            step(again, resumed, back, rng)
+        again.close()  # and once more, closed cleanly this time
+        again = Store(copy)
+        resumed = Room.load(again, room.table_id)
+        for player_id in back:
+            deliver(again, resumed, back, resumed.catch_up(player_id))
+        while resumed.playing:
+            step(again, resumed, back, rng)
+        assert resumed.game is not None and resumed.game.events == whole
+        assert again.game(room.table_id).events == whole
+        check_received(again.game(room.table_id), resumed, back)
+    finally:
+        again.close()
+
+
+def test_a_seat_given_to_a_computer_player_and_taken_back(tmp_path: Path) -> None:
+    with Store(tmp_path / "server.sqlite3") as store:
+        room, people = open_table(store, Rules(players=3, target=61, manual_counting=True),
+                                  ("person", "person", "easy"))
+        ann, bob = people
+        assert room.give_seat(ann, 1, "medium") == "Bob is here; only an absent player's seat can be given."
+        deliver(store, room, people, room.connected(bob, False))
+        assert [type(m) for p, m in people[ann].got[-2:]] == [TableState, Notice]
+        assert people[ann].got[-1][1] == Notice("Bob has lost the connection; the table waits.")
+        assert room.give_seat(bob, 1, "medium") == "Only the host can give a seat to a computer player."
+        assert room.give_seat(ann, 2, "medium") == "Only a person's seat can be given to a computer player."
+        deliver(store, room, people, room.give_seat(ann, 1, "medium"))
+        state = room.table_state(ann)
+        assert isinstance(state, TableState)
+        assert state.seats == (SeatState("Ann", None, True), SeatState("Bob", "medium", False),
+                               SeatState(None, "easy", True))
+        assert room.summary().computers == 2
+        rng = random.Random(5)
+        kept = 0
+        while room.playing and kept < 12:  # the computer player makes Bob's moves, counting his hands too
+            if room.due_computer() == 1:
+                kept += 1
+                assert room.game is not None and 1 in room.game.waiting_for()
+                view = room.game.view(1)
+                action = choice(view, rng)
+                assert action is not None
+                assert room.move(bob, action) == "A computer player is keeping your seat; take it back first."
+            step(store, room, people, rng)
+        assert kept == 12
+        deliver(store, room, people, room.connected(bob, True))
+        out = room.take_seat_back(bob)
+        deliver(store, room, people, out)
+        assert isinstance(out, list) and (bob, ViewOf(room.game.view(1))) in out
+        assert room.take_seat_back(bob) == "No computer player is keeping a seat of yours."
+        assert room.summary().computers == 1
+        while room.playing:
+            assert room.due_computer() in (None, 2)
+            step(store, room, people, rng)
+        game = store.game(room.table_id)
+    assert game.events == room.game.events
+    check_received(game, room, people)
+
+
+def test_joining_leaving_and_starting(tmp_path: Path) -> None:
+    with Store(tmp_path / "server.sqlite3") as store:
+        ann, bob, cy, dee = (store.add_player(name)[0] for name in ("Ann", "Bob", "Cy", "Easy"))
+        room = Room.create(store, ann.id, Rules(players=4, team_size=2), ("person", "easy", "person", "person"),
+                           public=False, move_limit=60)
+        assert room.summary() == TableSummary(room.table_id, "Ann", Rules(players=4, team_size=2), 2, 1, False)
+        assert room.start(ann.id) == "Every seat must be taken before the game can start."
+        assert room.join(ann.id) == "You are at this table already."
+        assert room.join(bob.id, seat=1) == "That seat is not open."
+        joined = room.join(bob.id)
+        assert isinstance(joined, list) and joined[0][0] == bob.id
+        state = joined[0][1]
+        assert isinstance(state, TableState) and state.you == 2 and state.code == room.code and state.move_limit == 60
+        assert (ann.id, Notice("Bob sits down at the table.")) in joined
+        assert room.leave(bob.id) == [(ann.id, room.table_state(ann.id)), (ann.id, Notice("Bob left the table."))]
+        assert room.seat_of(bob.id) is None
+        for person in (bob, dee):
+            assert isinstance(room.join(person.id), list)
+        assert room.join(store.add_player("Fay")[0].id) == f"Table {room.table_id} has no seat open."
+        assert room.start(bob.id) == "Only the host can start the game."
+        reloaded = Room.load(store, room.table_id)
+        assert reloaded.people() == room.people() == [ann.id, bob.id, dee.id]
+        assert room.leave(cy.id) == "You are not at this table."
+        assert room.join(cy.id) == f"Table {room.table_id} has no seat open."
+        assert room.catch_up(cy.id) == "You are not at this table."
+        assert isinstance(room.start(ann.id), list)
+        assert room.game is not None and room.game.names == ("Ann", "Easy 2", "Bob", "Easy")  # no two alike
+        assert room.leave(bob.id) == "The game has begun; your seat is kept for you until the match is over."
+        assert room.start(ann.id) == f"Table {room.table_id} has begun already."
+
+        other = Room.create(store, bob.id, Rules(), ("person", "person"))
+        assert isinstance(other.join(cy.id), list)
+        assert other.leave(bob.id) == [(cy.id, Notice(f"Bob closed table {other.table_id}."))]
+        assert other.status is Status.OVER and store.table(other.table_id).status is Status.OVER  # type: ignore[union-attr]
