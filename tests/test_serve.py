@@ -94,14 +94,14 @@ def refused(answer: dict[str, Any]) -> str:
     return sentence
 
 
-async def until_closed(socket: aiohttp.ClientWebSocketResponse) -> list[dict[str, Any]]:
-    """Every message until the server closes the connection."""
+async def until_closed(socket: aiohttp.ClientWebSocketResponse) -> tuple[list[dict[str, Any]], int, str]:
+    """Every message until the server closes the connection, then the close's code and reason."""
     got = []
     while True:
         frame = await socket.receive(timeout=10)
         if frame.type is not aiohttp.WSMsgType.TEXT:
-            assert frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), frame
-            return got
+            assert frame.type is aiohttp.WSMsgType.CLOSE, frame
+            return got, frame.data, frame.extra or ""
         got.append(json.loads(frame.data))
 
 
@@ -213,3 +213,207 @@ def test_a_player_hosts_only_a_few_open_tables(server: Running) -> None:
             assert refused(await ask(socket, create(True))) == (
                 "You may host at most three tables that have not begun; start or close one first.")
     run(go())
+
+
+# --- Hostile clients -----------------------------------------------------------------------------------------------
+
+def test_each_wrong_message_gets_one_sentence_and_the_connection_goes_on(server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket:
+            assert refused(await ask(socket, {"type": "ping", "number": 1})) == HELLO_FIRST
+            assert refused(await ask(socket, b'{"type": "ping", "number": 1}')) == TEXT_ONLY
+            await ask(socket, hello("Ivy"))
+            assert refused(await ask(socket, b"\xff\xfe")) == TEXT_ONLY
+            assert refused(await ask(socket, "{nope")) == "A message must be one JSON object."
+            assert refused(await ask(socket, '{"type": "dance"}')) == (
+                "That type of message is not part of the protocol.")
+            assert refused(await ask(socket, {"type": "welcome", "name": "Ivy", "token": "x" * 20, "version": 1})) \
+                == "A player does not send a welcome message."
+            assert refused(await ask(socket, hello("Ivy"))) == "You have said hello already on this connection."
+            assert await ask(socket, {"type": "ping", "number": 7}) == {"type": "pong", "number": 7}
+    run(go())
+
+
+def test_a_client_that_keeps_sending_garbage_is_disconnected(own_server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(own_server.url) as socket, \
+                session.ws_connect(own_server.url) as bystander:
+            await ask(bystander, hello("Jo"))
+            for _ in range(30):
+                await socket.send_str("garbage")
+            got, code, reason = await until_closed(socket)
+            assert [refused(a) for a in got] == ["A message must be one JSON object."] * 10
+            assert (code, reason) == (1008, "Too many refused messages.")
+            assert await ask(bystander, {"type": "ping", "number": 1}) == {"type": "pong", "number": 1}
+    run(go())
+
+
+def test_a_flood_is_cut_off_and_the_others_go_on(own_server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(own_server.url) as socket, \
+                session.ws_connect(own_server.url) as bystander:
+            await ask(bystander, hello("Kim"))
+            await ask(socket, hello("Lou"))
+            ping = json.dumps({"type": "ping", "number": 3})
+            for _ in range(1000):
+                await socket.send_str(ping)
+            got, code, reason = await until_closed(socket)
+            assert 30 <= len(got) <= 60 and all(a == {"type": "pong", "number": 3} for a in got), len(got)
+            assert (code, reason) == (1008, "Too many messages; slow down.")
+            assert await ask(bystander, {"type": "ping", "number": 1}) == {"type": "pong", "number": 1}
+    run(go())
+
+
+def test_many_connections_from_one_address_share_its_limit(own_server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session:
+            sockets = [await session.ws_connect(own_server.url) for _ in range(10)]
+            for number, socket in enumerate(sockets):
+                await ask(socket, hello(f"Pat {number}"))
+            ping = json.dumps({"type": "ping", "number": 5})
+            for socket in sockets:  # each stays under its own limit of forty at once; together they do not
+                for _ in range(35):
+                    await socket.send_str(ping)
+            closed = []
+            for socket in sockets:
+                pongs = 0
+                while pongs < 35:
+                    frame = await socket.receive(timeout=10)
+                    if frame.type is not aiohttp.WSMsgType.TEXT:
+                        closed.append((frame.data, frame.extra))
+                        break
+                    assert json.loads(frame.data) == {"type": "pong", "number": 5}
+                    pongs += 1
+            assert 1 <= len(closed) <= 8, closed  # 200 at once and 100 a second for the address: 360 are too many
+            assert set(closed) == {(1008, "Too many messages from your address; slow down.")}, closed
+    run(go())
+
+
+def test_a_frame_over_the_size_limit_closes_its_connection_only(server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket, \
+                session.ws_connect(server.url) as bystander:
+            await ask(socket, hello("Max"))
+            await ask(bystander, hello("Ned"))
+            await socket.send_str(json.dumps({"type": "chat", "text": "x" * MAX_MESSAGE_BYTES}))
+            got, code, _ = await until_closed(socket)
+            assert (got, code) == ([], 1009)
+            assert await ask(bystander, {"type": "ping", "number": 2}) == {"type": "pong", "number": 2}
+            async with session.ws_connect(server.url) as big:  # the largest frame allowed is read, and refused
+                await ask(big, hello("Olga"))
+                answer = await ask(big, json.dumps({"type": "chat", "text": "x" * (MAX_MESSAGE_BYTES - 40)}))
+                assert refused(answer).startswith("The text in the chat message must be from one to three hundred")
+    run(go())
+
+
+# --- The process: its folder's lock, a kill, a stop ----------------------------------------------------------------
+
+def test_a_second_server_on_the_same_folder_is_refused(server: Running) -> None:
+    folder = Path(server.lines[-2].removeprefix("The server's data is in ").removesuffix("."))
+    second = subprocess.run([str(PROGRAM), "serve", "--port", "0", "--data-dir", str(folder)], capture_output=True,
+                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+    line = assert_refused(second.returncode, second.stdout, second.stderr, "Another audiocrib server")
+    assert line == "audiocrib: Another audiocrib server is using this data folder; give each server its own --data-dir."
+
+
+def test_a_killed_server_starts_again_with_its_players_and_tables(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    first = Running(folder)
+
+    async def before() -> tuple[str, int, str]:
+        async with aiohttp.ClientSession() as session, session.ws_connect(first.url) as socket:
+            token = (await ask(socket, hello("Quin")))["token"]
+            public = await ask(socket, create(True))
+            private = await ask(socket, create(False))
+            return token, public["number"], private["code"]
+
+    token, number, code = run(before())
+    status, _, _ = first.stop(signal.SIGKILL)
+    assert status == -signal.SIGKILL
+    second = Running(folder)  # the lock went with the killed process
+
+    async def after() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(second.url) as socket:
+            assert (await ask(socket, hello("Anyone", token)))["name"] == "Quin"
+            lobby = await ask(socket, {"type": "lobby"})
+            assert [(t["number"], t["host"], t["open_seats"]) for t in lobby["tables"]] == [(number, "Quin", 1)]
+            rejoined = await ask(socket, {"type": "join", "table": code})
+            assert (rejoined["code"], rejoined["you"], rejoined["seats"][0]["connected"]) == (code, 0, True)
+    try:
+        run(after())
+    finally:
+        second.stop()
+
+
+def test_a_stopped_server_closes_its_connections_and_says_so(tmp_path: Path) -> None:
+    running = Running(tmp_path / "data")
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(running.url) as socket:
+            await ask(socket, hello("Rae"))
+            async with session.get(f"http://127.0.0.1:{running.port}/") as page:
+                assert page.status == 200 and "audiocrib server" in await page.text()
+            running.process.send_signal(signal.SIGINT if sys.platform == "win32" else signal.SIGTERM)
+            assert await until_closed(socket) == ([], 1001, "The server is stopping.")
+    run(go())
+    out, err = running.process.communicate(timeout=30)
+    assert (running.process.returncode, err) == (0, "")
+    assert out.splitlines() == ["Stopping: closing the connections.", "The server has stopped."]
+
+
+def test_a_server_beyond_this_computer_without_tls_warns(tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path)}
+    process = subprocess.Popen([str(PROGRAM), "serve", "--host", "0.0.0.0", "--port", "0", "--data-dir",
+                                str(tmp_path / "data")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env, stdin=subprocess.DEVNULL)
+    assert process.stdout is not None
+    lines = [process.stdout.readline() for _ in range(3)]
+    process.terminate()
+    process.communicate(timeout=30)
+    assert lines[0].startswith("audiocrib server listening on every address of this computer, port ")
+    assert lines[2].startswith("Warning: without --certfile and --keyfile nothing is encrypted")
+
+
+# --- The command line's options ------------------------------------------------------------------------------------
+
+def _options(tmp_path: Path) -> list[tuple[list[str], str]]:
+    empty, huge, two_lines, folder = (tmp_path / n for n in ("empty", "huge", "two", "folder"))
+    empty.write_text("")
+    huge.write_text("x" * 5000)
+    two_lines.write_text("one\ntwo\n")
+    folder.mkdir()
+    missing = str(tmp_path / "missing.pem")
+    return [
+        (["--port", "65536"], "--port takes a port number from 0 to 65535 (0 picks a free one), not 65536."),
+        (["--port", "-1"], "--port takes a port number from 0 to 65535"),
+        (["--port", "eighty"], "not eighty."),
+        (["--port"], "--port needs a value: a port number"),
+        (["--host", ""], "--host takes an address of this computer"),
+        (["--host", "a b\x1b[2J"], "not a b\\x1b[2J."),
+        (["--certfile", str(empty)], "Give --certfile and --keyfile together"),
+        (["--certfile", missing, "--keyfile", missing], "--certfile names a file that does not exist"),
+        (["--certfile", str(empty), "--keyfile", str(empty)], "could not be read as a certificate"),
+        (["--password-file", missing], "--password-file names a file that does not exist"),
+        (["--password-file", str(folder)], "--password-file names a folder; give a file."),
+        (["--password-file", str(empty)], "--password-file must hold the password on one line"),
+        (["--password-file", str(two_lines)], "--password-file must hold the password on one line"),
+        (["--password-file", str(huge)], "--password-file is too big for a password"),
+        (["--data-dir", str(empty)], "--data-dir names a file, not a folder"),
+        (["--data-dir", ""], "--data-dir takes the name of a folder, not an empty value."),
+    ]
+
+
+def test_every_wrong_option_is_one_sentence_and_status_2(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    for args, words in _options(tmp_path):
+        status = main(["serve", "--data-dir", str(tmp_path / "data"), *args])
+        captured = capsys.readouterr()
+        assert_refused(status, captured.out, captured.err, words)
+    assert not (tmp_path / "data").exists()  # nothing was started
+
+
+def test_a_port_in_use_is_one_sentence(server: Running, tmp_path: Path) -> None:
+    result = subprocess.run([str(PROGRAM), "serve", "--port", str(server.port), "--data-dir", str(tmp_path)],
+                            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert_refused(result.returncode, result.stdout, result.stderr,
+                   f"The server cannot listen on 127.0.0.1 port {server.port}: address already in use.")

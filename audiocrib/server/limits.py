@@ -4,7 +4,7 @@ A bucket holds up to ``burst`` tokens and gains ``rate`` a second; each message 
 one, and one that finds the bucket empty is over the limit. A player at a table sends a message every few seconds;
 the limits are far above that and far below what would slow the server for everyone else.
 
->>> clock = iter([0.0, 0.0, 0.0, 0.5]).__next__
+>>> clock = iter([0.0, 0.0, 0.0, 0.0, 0.5]).__next__
 >>> bucket = TokenBucket(rate=2.0, burst=2, clock=clock)
 >>> bucket.take(), bucket.take(), bucket.take()
 (True, True, False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import os
 import signal
 import socket
 import sqlite3
@@ -59,16 +60,16 @@ def serve(settings: Settings, say: Callable[[str], None]) -> int:
         lock = FileLock(settings.folder / LOCK_FILE, thread_local=False)
         lock.acquire(blocking=False)
     except Timeout:
-        raise ServeError(f"Another audiocrib server is using the data folder {settings.folder}; give each server"
-                         " its own --data-dir.") from None
+        raise ServeError("Another audiocrib server is using this data folder; give each server its own"
+                         " --data-dir.") from None
     except OSError as error:
-        raise ServeError(f"The data folder {settings.folder} cannot be used: {_reason(error)}.") from None
+        raise ServeError(f"The data folder cannot be used: {_reason(error)}.") from None
     try:
         try:
             store = Store(settings.folder / STORE_FILE)
         except (StoreError, sqlite3.DatabaseError) as error:
             sentence = str(error) if isinstance(error, StoreError) else "It is not an audiocrib server's data."
-            raise ServeError(f"The server's file in {settings.folder} cannot be used. {sentence}") from None
+            raise ServeError(f"The server's file in the data folder cannot be used. {sentence}") from None
         with store:
             try:
                 asyncio.run(_run(Server(store, settings.password, settings.limits), settings, tls, say))
@@ -93,7 +94,9 @@ def _tls(settings: Settings) -> ssl.SSLContext | None:
 
 
 def _reason(error: OSError) -> str:
-    return (error.strerror or "an error of the system").lower()
+    """The system's words for ``error`` (asyncio rewrites a failed bind's strerror into a longer sentence)."""
+    words = os.strerror(error.errno) if error.errno else error.strerror
+    return (words or "an error of the system").lower()
 
 
 def loopback(host: str) -> bool:
