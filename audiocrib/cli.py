@@ -342,40 +342,7 @@ def _table(args: argparse.Namespace) -> int:
 
 DEFAULT_PORT = 4121
 """The server's port unless told: cribbage's 121 points."""
-_MOST_PASSWORD_BYTES = 1024
-"""A password file longer than this is not a password (the protocol's passwords are at most 128 characters)."""
 _HOST = re.compile(r"[A-Za-z0-9.:_-]{1,253}")
-
-
-def _check_file(option: str, value: str) -> None:
-    """An existing file that can be read, or a sentence naming ``option``."""
-    if value == "" or "\0" in value:
-        raise _bad(option, value)
-    if os.path.isdir(value):
-        raise _UsageError(f"{option} names a folder; give a file.")
-    if not os.path.isfile(value):
-        raise _UsageError(f"{option} names a file that does not exist: {_shown(value)}.")
-    if not os.access(value, os.R_OK):
-        raise _UsageError(f"{option} names a file that audiocrib may not read.")
-
-
-def _password(path: str) -> str:
-    """The server's password: the file's one line (its line ending dropped), 1 to 128 printable characters."""
-    _check_file("--password-file", path)
-    if os.path.getsize(path) > _MOST_PASSWORD_BYTES:
-        raise _UsageError("--password-file is too big for a password; it must hold one line of at most 128"
-                          " characters.")
-    try:
-        with open(path, "rb") as handle:
-            text = handle.read(_MOST_PASSWORD_BYTES + 1).decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError:
-        raise _UsageError("--password-file must be text in UTF-8.") from None
-    except OSError as error:
-        raise _UsageError(f"--password-file cannot be read: {(error.strerror or 'an error').lower()}.") from None
-    password = text.removesuffix("\n").removesuffix("\r")
-    if not 1 <= len(password) <= 128 or not password.isprintable():
-        raise _UsageError("--password-file must hold the password on one line: 1 to 128 printable characters.")
-    return password
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -386,14 +353,17 @@ def _serve(args: argparse.Namespace) -> int:
         _check_data_dir(args.server_dir)
     if (args.certfile is None) != (args.keyfile is None):
         raise _UsageError("Give --certfile and --keyfile together: the certificate and its private key.")
-    for option, value in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
-        if value is not None:
-            _check_file(option, value)
-    password = None if args.password_file is None else _password(args.password_file)
     import platformdirs
 
-    from audiocrib.server.serve import ServeError, Settings, serve
+    from audiocrib.server.serve import ServeError, Settings, check_file, read_password, serve
 
+    try:
+        for option, value in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
+            if value is not None:
+                check_file(option, value)
+        password = None if args.password_file is None else read_password(args.password_file)
+    except ServeError as error:
+        raise _UsageError(str(error)) from None
     folder = (Path(args.server_dir) if args.server_dir is not None else
               Path(platformdirs.user_data_dir("audiocrib", appauthor=False)) / "server")
     certfile, keyfile = (None if f is None else Path(f) for f in (args.certfile, args.keyfile))

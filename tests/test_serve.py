@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
+import ssl
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -118,9 +120,11 @@ def test_a_new_name_is_welcomed_with_a_token_that_finds_the_player_again(server:
                 welcome = await ask(socket, hello(" Ann "))
             assert welcome["type"] == "welcome" and welcome["name"] == "Ann" and welcome["version"] == 1
             token = welcome["token"]
-            async with session.ws_connect(server.url) as socket:
+            async with session.ws_connect(server.url) as socket, session.ws_connect(server.url) as later:
                 again = await ask(socket, hello("Whoever", token))
-            assert again == {"type": "welcome", "name": "Ann", "token": token, "version": 1}
+                assert again == {"type": "welcome", "name": "Ann", "token": token, "version": 1}
+                assert await ask(later, hello("Ann", token)) == again  # the same player from elsewhere...
+                assert await until_closed(socket) == ([], 1008, "You connected again from elsewhere.")  # ...wins
             async with session.ws_connect(server.url) as socket:
                 assert "does not know your token" in refused(await ask(socket, hello("Ann", "x" * 43)))
     run(go())
@@ -306,6 +310,34 @@ def test_a_frame_over_the_size_limit_closes_its_connection_only(server: Running)
     run(go())
 
 
+def test_a_connection_that_never_says_hello_is_closed() -> None:
+    """In this process (the wait is thirty seconds in the real server; here half of one), on a real socket."""
+    from aiohttp import web
+
+    from audiocrib.server.app import Server, make_app
+    from audiocrib.server.limits import Limits
+    from audiocrib.server.store import Store
+
+    async def go() -> None:
+        with Store(":memory:") as store:
+            runner = web.AppRunner(make_app(Server(store, limits=Limits(hello_seconds=0.5))))
+            await runner.setup()
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            port = runner.addresses[0][1]
+            try:
+                async with aiohttp.ClientSession() as session, \
+                        session.ws_connect(f"ws://127.0.0.1:{port}/play") as silent, \
+                        session.ws_connect(f"ws://127.0.0.1:{port}/play") as speaker:
+                    await ask(speaker, hello("Tam"))
+                    assert await until_closed(silent) == ([], 1008, "No hello came in time.")
+                    await asyncio.sleep(0.6)  # past the wait: one who said hello may be quiet as long as they like
+                    assert await ask(speaker, {"type": "ping", "number": 9}) == {"type": "pong", "number": 9}
+            finally:
+                await runner.cleanup()
+    run(go())
+
+
 # --- The process: its folder's lock, a kill, a stop ----------------------------------------------------------------
 
 def test_a_second_server_on_the_same_folder_is_refused(server: Running) -> None:
@@ -374,6 +406,29 @@ def test_a_server_beyond_this_computer_without_tls_warns(tmp_path: Path) -> None
     assert lines[2].startswith("Warning: without --certfile and --keyfile nothing is encrypted")
 
 
+def test_with_a_certificate_the_server_speaks_tls(tmp_path: Path) -> None:
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make the test's certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    running = Running(tmp_path / "data", "--certfile", str(cert), "--keyfile", str(key))
+    assert running.lines[1] == f"Friends connect to wss://127.0.0.1:{running.port}/play."
+    trusted = ssl.create_default_context(cafile=str(cert))
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(f"wss://127.0.0.1:{running.port}/play", ssl=trusted) as socket:
+                assert (await ask(socket, hello("Sol")))["type"] == "welcome"
+            with pytest.raises(aiohttp.ClientError):  # plain WebSocket finds no server there
+                await session.ws_connect(running.url)
+    try:
+        run(go())
+    finally:
+        running.stop()
+
+
 # --- The command line's options ------------------------------------------------------------------------------------
 
 def _options(tmp_path: Path) -> list[tuple[list[str], str]]:
@@ -382,6 +437,8 @@ def _options(tmp_path: Path) -> list[tuple[list[str], str]]:
     huge.write_text("x" * 5000)
     two_lines.write_text("one\ntwo\n")
     folder.mkdir()
+    latin = tmp_path / "latin"
+    latin.write_bytes("s\xe9same".encode("latin-1"))
     missing = str(tmp_path / "missing.pem")
     return [
         (["--port", "65536"], "--port takes a port number from 0 to 65535 (0 picks a free one), not 65536."),
@@ -398,6 +455,8 @@ def _options(tmp_path: Path) -> list[tuple[list[str], str]]:
         (["--password-file", str(empty)], "--password-file must hold the password on one line"),
         (["--password-file", str(two_lines)], "--password-file must hold the password on one line"),
         (["--password-file", str(huge)], "--password-file is too big for a password"),
+        (["--password-file", str(latin)], "--password-file must be text in UTF-8."),
+        (["--password-file", ""], "--password-file takes the name of a file, not an empty value."),
         (["--data-dir", str(empty)], "--data-dir names a file, not a folder"),
         (["--data-dir", ""], "--data-dir takes the name of a folder, not an empty value."),
     ]

@@ -15,7 +15,7 @@ import asyncio
 import hmac
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 
@@ -64,7 +64,6 @@ class _Connection:
     player: Player | None = None
     token: str | None = None
     table: int | None = None
-    closing: str | None = field(default=None)
 
 
 class _Disconnect(Exception):
@@ -81,6 +80,7 @@ class Server:
         self._addresses: dict[str, _Address] = {}
         self._connections: set[_Connection] = set()
         self._by_player: dict[int, _Connection] = {}
+        self._closing: set[asyncio.Task[bool]] = set()
 
     # ----------------------------------------------------------------- connections
     def _address(self, remote: str) -> _Address:
@@ -207,8 +207,10 @@ class Server:
             player, token = self.store.add_player(hello.name)
         earlier = self._by_player.get(player.id)
         if earlier is not None:  # the player is back on a new connection (the old one may be dead): that one goes
-            asyncio.get_running_loop().create_task(earlier.socket.close(
+            task = asyncio.get_running_loop().create_task(earlier.socket.close(
                 code=WSCloseCode.POLICY_VIOLATION, message=b"You connected again from elsewhere."))
+            self._closing.add(task)  # kept until done: the loop holds only a weak reference to a task
+            task.add_done_callback(self._closing.discard)
         self._by_player[player.id] = connection
         connection.player, connection.token = player, token
         return m.Welcome(player.name, token, m.PROTOCOL_VERSION)

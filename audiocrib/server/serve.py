@@ -28,7 +28,7 @@ from audiocrib.server.limits import Limits
 from audiocrib.server.records import StoreError
 from audiocrib.server.store import Store
 
-__all__ = ["LOCK_FILE", "STORE_FILE", "ServeError", "Settings", "serve"]
+__all__ = ["LOCK_FILE", "STORE_FILE", "ServeError", "Settings", "check_file", "read_password", "serve"]
 
 STORE_FILE = "server.sqlite3"
 LOCK_FILE = "server.lock"
@@ -50,6 +50,41 @@ class Settings:
     keyfile: Path | None = None
     password: str | None = None
     limits: Limits = field(default_factory=Limits)
+
+
+MOST_PASSWORD_BYTES = 1024
+"""A password file longer than this is not a password (the protocol's passwords are at most 128 characters)."""
+
+
+def check_file(option: str, value: str) -> None:
+    """An existing file that can be read, or a `ServeError` naming ``option``."""
+    if value == "" or "\0" in value:
+        raise ServeError(f"{option} takes the name of a file, not {'an empty value' if not value else 'that'}.")
+    if os.path.isdir(value):
+        raise ServeError(f"{option} names a folder; give a file.")
+    if not os.path.isfile(value):
+        raise ServeError(f"{option} names a file that does not exist: {value}.")
+    if not os.access(value, os.R_OK):
+        raise ServeError(f"{option} names a file that audiocrib may not read.")
+
+
+def read_password(path: str) -> str:
+    """The server's password: the file's one line (its line ending dropped), 1 to 128 printable characters."""
+    check_file("--password-file", path)
+    if os.path.getsize(path) > MOST_PASSWORD_BYTES:
+        raise ServeError("--password-file is too big for a password; it must hold one line of at most 128"
+                         " characters.")
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(MOST_PASSWORD_BYTES + 1).decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        raise ServeError("--password-file must be text in UTF-8.") from None
+    except OSError as error:
+        raise ServeError(f"--password-file cannot be read: {_reason(error)}.") from None
+    password = text.removesuffix("\n").removesuffix("\r")
+    if not 1 <= len(password) <= 128 or not password.isprintable():
+        raise ServeError("--password-file must hold the password on one line: 1 to 128 printable characters.")
+    return password
 
 
 def serve(settings: Settings, say: Callable[[str], None]) -> int:
