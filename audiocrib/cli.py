@@ -1,5 +1,5 @@
 """The ``audiocrib`` command: ``score`` a hand, weigh the ``discards``, print the exhaustive ``table`` of hands or
-cribs, or set computer players against each other in the ``arena``.
+cribs, set computer players against each other in the ``arena``, or ``serve`` tables to friends.
 
 Every error is one sentence on stderr and exit status 2: a value that is wrong is named with its option and what
 the option takes, and is shown only as plain printable text (escaped, and cut short when long).
@@ -26,6 +26,7 @@ import re
 import sys
 from collections.abc import Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any, NoReturn
 
 from audiocrib import __version__
@@ -76,6 +77,11 @@ TAKES = {
     "--teams": "2 or 3",
     "--target": "points from 31 to 1000, or 0 for the variant's own",
     "--jobs": "a whole number of processes, 1 or more",
+    "--host": "an address of this computer to listen on, like 127.0.0.1 or 0.0.0.0",
+    "--port": "a port number from 0 to 65535 (0 picks a free one)",
+    "--certfile": "the name of a certificate file (PEM)",
+    "--keyfile": "the name of the certificate's private key file (PEM)",
+    "--password-file": "the name of a file holding the server's password",
 }
 """What each option with a value takes, as said when the value is missing or wrong."""
 
@@ -177,7 +183,8 @@ def _sentence(message: str, command: str) -> str:
     if argument is not None:
         name, what = argument.groups()
         if what.startswith("invalid choice:"):  # the only option left to argparse's choices: the command
-            return f"{_shown(_given(what))} is not a command; the commands are score, discards, table and arena."
+            return (f"{_shown(_given(what))} is not a command; the commands are score, discards, table, arena and"
+                    " serve.")
         if what.startswith("expected one argument") and name in TAKES:
             return f"{name} needs a value: {TAKES[name]}."
         if what.startswith("ignored explicit argument"):
@@ -264,6 +271,17 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--jobs", help="processes at once (default and most: one for each core)")
     arena.add_argument("--quiet", action="store_true", help="no progress lines")
     arena.add_argument("--json", action="store_true", help="print JSON")
+
+    serve = commands.add_parser("serve", help="run a server where friends play each other: audiocrib serve")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this"
+                       " computer only; 0.0.0.0 for every address)")
+    serve.add_argument("--port", default=str(DEFAULT_PORT), help=f"the port (default {DEFAULT_PORT}; 0 picks a free"
+                       " one)")
+    serve.add_argument("--data-dir", dest="server_dir", metavar="DIR", help="keep the server's players, tables and"
+                       " games in DIR (default: a folder 'server' in audiocrib's data folder)")
+    serve.add_argument("--certfile", metavar="FILE", help="a TLS certificate (PEM): connections are encrypted")
+    serve.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
+    serve.add_argument("--password-file", metavar="FILE", help="a file holding the password friends must give")
     return parser
 
 
@@ -320,6 +338,40 @@ def _table(args: argparse.Namespace) -> int:
         raise _UsageError(f"There is no table of {_shown(args.which)}; say hands or cribs.")
     print("\n".join(table_lines(crib=args.which == "cribs")))
     return 0
+
+
+DEFAULT_PORT = 4121
+"""The server's port unless told: cribbage's 121 points."""
+_HOST = re.compile(r"[A-Za-z0-9.:_-]{1,253}")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    if _HOST.fullmatch(args.host) is None:
+        raise _bad("--host", args.host)
+    port = _whole("--port", args.port, 0, 65535)
+    if args.server_dir is not None:
+        _check_data_dir(args.server_dir)
+    if (args.certfile is None) != (args.keyfile is None):
+        raise _UsageError("Give --certfile and --keyfile together: the certificate and its private key.")
+    import platformdirs
+
+    from audiocrib.server.serve import ServeError, Settings, check_file, read_password, serve
+
+    try:
+        for option, value in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
+            if value is not None:
+                check_file(option, value)
+        password = None if args.password_file is None else read_password(args.password_file)
+    except ServeError as error:
+        raise _UsageError(str(error)) from None
+    folder = (Path(args.server_dir) if args.server_dir is not None else
+              Path(platformdirs.user_data_dir("audiocrib", appauthor=False)) / "server")
+    certfile, keyfile = (None if f is None else Path(f) for f in (args.certfile, args.keyfile))
+    settings = Settings(args.host, port, folder.absolute(), certfile, keyfile, password)
+    try:
+        return serve(settings, partial(print, flush=True))
+    except ServeError as error:
+        raise _UsageError(str(error)) from None
 
 
 def _arena(args: argparse.Namespace) -> int:
@@ -408,8 +460,6 @@ def _play(args: argparse.Namespace) -> int:
     if sys.stdin is None or not sys.stdin.isatty():
         raise _UsageError("The game is played in a terminal, and audiocrib's input is not one; score, discards,"
                           " table and arena work without one.")
-    from pathlib import Path
-
     from audiocrib.shell.main import play
 
     folder = Path(args.data_dir) if args.data_dir is not None else None
@@ -424,7 +474,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in (None, "play"):
             return _play(args)
         _not_for_the_game(args)
-        command = {"score": _score, "discards": _discards, "table": _table, "arena": _arena}[args.command]
+        command = {"score": _score, "discards": _discards, "table": _table, "arena": _arena,
+                   "serve": _serve}[args.command]
         return command(args)
     except (_UsageError, AudiocribError) as error:
         print(f"audiocrib: {_clean(str(error))}", file=sys.stderr)

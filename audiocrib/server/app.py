@@ -1,0 +1,326 @@
+"""The server's network side: the WebSocket endpoint ``/play``, each connection's hello, the lobby, making and
+joining tables, and the limits that keep one client from spoiling the server for the others.
+
+Each text frame is read by `audiocrib.online.messages.decode_from_client`; whatever is refused gets one `Refused`
+sentence, and a connection that keeps sending what is refused, or sends too fast, is closed with a reason. The
+tables' play (start, moves, chat, seats given to computer players) is not wired yet: those messages are refused
+with `NOT_YET`.
+
+Everything runs on one event loop, which owns the `Store` (one SQLite connection).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
+
+from audiocrib.engine.numbers import number_words
+from audiocrib.online import messages as m
+from audiocrib.online.fields import ProtocolError
+from audiocrib.server.limits import Limits, TokenBucket
+from audiocrib.server.records import Player, Seat, Status, StoreError, Table
+from audiocrib.server.store import Store
+
+__all__ = ["NOT_YET", "PATH", "Server", "make_app"]
+
+PATH = "/play"
+"""Where the WebSocket endpoint listens."""
+NOT_YET = ("Online play is not open on this server yet: tables can be made and joined, but their games cannot be"
+           " started or played.")
+"""The answer to a message of a table's play, until the tables' rooms are wired in."""
+HELLO_FIRST = "Say hello first: the first message on a connection is hello."
+TEXT_ONLY = "A message must be sent as text, not as binary data."
+PLAY_MESSAGES = (m.Leave, m.Start, m.Move, m.Chat, m.GiveSeat, m.TakeSeatBack)
+SERVER_KEY: web.AppKey[Server] = web.AppKey("server")
+_log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class _Address:
+    """What the server remembers of one address while it is busy: its buckets and its open connections."""
+
+    messages: TokenBucket
+    connects: TokenBucket
+    wrong_passwords: TokenBucket
+    open: int = 0
+
+    def idle(self) -> bool:
+        return self.open == 0 and self.messages.full and self.connects.full and self.wrong_passwords.full
+
+
+@dataclass(eq=False, slots=True)
+class _Connection:
+    """One client's connection: who it is once it has said hello, and at which table it sits."""
+
+    socket: web.WebSocketResponse
+    address: _Address
+    messages: TokenBucket
+    refusals: TokenBucket
+    player: Player | None = None
+    token: str | None = None
+    table: int | None = None
+
+
+class _Disconnect(Exception):
+    """Close this connection with the message as its reason."""
+
+
+class Server:
+    """The lobby's side of the server: the store, the password (None for none), the limits and who is connected."""
+
+    def __init__(self, store: Store, password: str | None = None, limits: Limits | None = None) -> None:
+        self.store = store
+        self.password = password
+        self.limits = limits or Limits()
+        self._addresses: dict[str, _Address] = {}
+        self._connections: set[_Connection] = set()
+        self._by_player: dict[int, _Connection] = {}
+        self._closing: set[asyncio.Task[bool]] = set()
+
+    # ----------------------------------------------------------------- connections
+    def _address(self, remote: str) -> _Address:
+        found = self._addresses.get(remote)
+        if found is None:
+            if len(self._addresses) > 10_000:  # forget the addresses that have gone quiet
+                for key in [k for k, a in self._addresses.items() if a.idle()]:
+                    del self._addresses[key]
+            lim = self.limits
+            found = _Address(TokenBucket(lim.address_rate, lim.address_burst),
+                             TokenBucket(lim.connects_rate, lim.connects_burst),
+                             TokenBucket(lim.wrong_passwords_rate, lim.wrong_passwords_burst))
+            self._addresses[remote] = found
+        return found
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """One WebSocket connection, from its upgrade to its close."""
+        address = self._address(request.remote or "")
+        if address.open >= self.limits.connections_per_address:
+            return web.Response(status=429, text="Too many connections from your address at once.\n")
+        if not address.connects.take():
+            return web.Response(status=429, text="Too many new connections from your address; wait a little.\n")
+        socket = web.WebSocketResponse(max_msg_size=m.MAX_MESSAGE_BYTES, heartbeat=30.0, timeout=5.0)
+        await socket.prepare(request)
+        lim = self.limits
+        connection = _Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
+                                 TokenBucket(lim.refusals_rate, lim.refusals_burst))
+        address.open += 1
+        self._connections.add(connection)
+        try:
+            await self._serve(connection)
+        finally:
+            address.open -= 1
+            self._connections.discard(connection)
+            if connection.player is not None and self._by_player.get(connection.player.id) is connection:
+                del self._by_player[connection.player.id]
+        return socket
+
+    async def _serve(self, connection: _Connection) -> None:
+        socket = connection.socket
+        while not socket.closed:
+            timeout = None if connection.player else self.limits.hello_seconds
+            try:
+                message = await socket.receive(timeout=timeout)
+            except TimeoutError:
+                await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"No hello came in time.")
+                return
+            if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+                return
+            if message.type is WSMsgType.ERROR:  # a frame over the size limit, or one that breaks WebSocket
+                if not socket.closed:
+                    await socket.close(code=WSCloseCode.MESSAGE_TOO_BIG, message=b"That message was too big.")
+                return
+            try:
+                await self._one(connection, message)
+            except _Disconnect as reason:
+                await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=str(reason).encode("ascii"))
+                return
+            except Exception:  # a fault of the server's: this connection ends, the others go on
+                _log.exception("A message could not be answered.")
+                await socket.close(code=WSCloseCode.INTERNAL_ERROR, message=b"The server failed on that message.")
+                return
+
+    async def _one(self, connection: _Connection, frame: WSMessage) -> None:
+        """Answer one frame (or refuse it, or close the connection by raising `_Disconnect`)."""
+        if not connection.address.messages.take():
+            raise _Disconnect("Too many messages from your address; slow down.")
+        if not connection.messages.take():
+            raise _Disconnect("Too many messages; slow down.")
+        try:
+            if frame.type is not WSMsgType.TEXT:
+                raise ProtocolError(TEXT_ONLY)
+            message = m.decode_from_client(frame.data)
+            answers = self._answer(connection, message)
+        except (ProtocolError, StoreError) as error:
+            if not connection.refusals.take():
+                raise _Disconnect("Too many refused messages.") from None
+            answers = [m.Refused(str(error))]
+        for answer in answers:
+            await connection.socket.send_str(m.encode(answer))
+
+    def _answer(self, connection: _Connection, message: m.Message) -> list[m.Message]:
+        """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
+        if isinstance(message, m.Hello):
+            return [self._hello(connection, message)]
+        if connection.player is None:
+            raise ProtocolError(HELLO_FIRST)
+        player = connection.player
+        if isinstance(message, m.Ping):
+            return [m.Pong(message.number)]
+        if isinstance(message, m.AskLobby):
+            return [self._lobby()]
+        if isinstance(message, m.CreateTable):
+            table = self._create(player, message)
+            connection.table = table.id
+            return [self._state(table, player)]
+        if isinstance(message, m.Join):
+            table = self._join(player, message.table)
+            connection.table = table.id
+            return [self._state(table, player)]
+        if isinstance(message, m.Who):
+            sitting = None if connection.table is None else self.store.table(connection.table)
+            return [self._lobby() if sitting is None else self._state(sitting, player)]
+        if isinstance(message, PLAY_MESSAGES):
+            raise ProtocolError(NOT_YET)
+        raise ProtocolError("That type of message is not part of the protocol.")  # pragma: no cover
+
+    # ----------------------------------------------------------------- hello
+    def _hello(self, connection: _Connection, hello: m.Hello) -> m.Message:
+        if connection.player is not None:
+            raise ProtocolError("You have said hello already on this connection.")
+        if hello.version != m.PROTOCOL_VERSION:
+            raise ProtocolError(f"This server speaks version {number_words(m.PROTOCOL_VERSION)} of the protocol, not"
+                                f" {number_words(hello.version)}; use a matching audiocrib.")
+        if self.password is not None and not self._password_ok(connection, hello.password):
+            raise ProtocolError("That is not this server's password." if hello.password else
+                                "This server has a password; ask whoever runs it.")
+        if hello.token is not None:
+            player = self.store.player_by_token(hello.token)
+            if player is None:
+                raise ProtocolError("This server does not know your token; connect without one to choose a name.")
+            token = hello.token
+        else:
+            player, token = self.store.add_player(hello.name)
+        earlier = self._by_player.get(player.id)
+        if earlier is not None:  # the player is back on a new connection (the old one may be dead): that one goes
+            task = asyncio.get_running_loop().create_task(earlier.socket.close(
+                code=WSCloseCode.POLICY_VIOLATION, message=b"You connected again from elsewhere."))
+            self._closing.add(task)  # kept until done: the loop holds only a weak reference to a task
+            task.add_done_callback(self._closing.discard)
+        self._by_player[player.id] = connection
+        connection.player, connection.token = player, token
+        return m.Welcome(player.name, token, m.PROTOCOL_VERSION)
+
+    def _password_ok(self, connection: _Connection, given: str | None) -> bool:
+        assert self.password is not None
+        if given is not None and hmac.compare_digest(given.encode("utf-8"), self.password.encode("utf-8")):
+            return True
+        if given is not None and not connection.address.wrong_passwords.take():
+            raise _Disconnect("Too many wrong passwords from your address; wait a minute.")
+        return False
+
+    # ----------------------------------------------------------------- lobby and tables
+    def _lobby(self) -> m.Lobby:
+        tables = [t for t in self.store.tables(Status.OPEN, Status.PLAYING) if t.public]
+        shown = tables[: m.MAX_LOBBY_TABLES]
+        people = sorted({c.player.name for c in self._connections if c.player is not None}, key=str.casefold)
+        return m.Lobby(tuple(self._summary(t) for t in shown), len(tables) - len(shown),
+                       tuple(people[: m.MAX_PEOPLE]))
+
+    def _summary(self, table: Table) -> m.TableSummary:
+        host = self.store.player(table.host)
+        return m.TableSummary(table.id, host.name if host else "nobody", table.rules, len(table.open_seats),
+                              sum(1 for s in table.seats if s.computer is not None), table.status is Status.PLAYING)
+
+    def _create(self, player: Player, asked: m.CreateTable) -> Table:
+        hosting = [t for t in self.store.tables_of(player.id) if t.host == player.id and t.status is Status.OPEN]
+        most = self.limits.open_tables_per_player
+        if len(hosting) >= most:
+            raise ProtocolError(f"You may host at most {number_words(most)} tables that have not begun; start or"
+                                " close one first.")
+        seats, creator_seated = [], False
+        for kind, name in zip(asked.seats, _computer_names(asked.seats), strict=True):
+            if kind != m.PERSON:
+                seats.append(Seat(computer=kind, name=name))
+            elif not creator_seated:
+                seats.append(Seat(player.id, name=player.name))
+                creator_seated = True
+            else:
+                seats.append(Seat())
+        return self.store.add_table(player.id, asked.rules, seats, public=asked.public)
+
+    def _join(self, player: Player, reference: str) -> Table:
+        if reference.isdigit():
+            found = self.store.table(int(reference)) if len(reference) <= 18 else None
+            if found is None or found.status is Status.OVER:
+                raise ProtocolError(f"There is no table {reference} open on this server.")
+            if not found.public and _seat_of(found, player) is None:
+                raise ProtocolError(f"Table {reference} is private; join it by its code.")
+        else:
+            found = self.store.table_by_code(reference)
+            if found is None:
+                raise ProtocolError(f"No table on this server has the code {reference}.")
+        table = found
+        if _seat_of(table, player) is not None:
+            return table
+        if table.status is not Status.OPEN:
+            raise ProtocolError(f"Table {table.id} has begun; its seats are taken.")
+        if not table.open_seats:
+            raise ProtocolError(f"Table {table.id} has no seat open.")
+        return self.store.set_seat(table.id, table.open_seats[0], Seat(player.id, name=player.name))
+
+    def _state(self, table: Table, player: Player) -> m.TableState:
+        you = _seat_of(table, player)
+        host = next((i for i, s in enumerate(table.seats) if s.player == table.host), 0)
+        seats = tuple(m.Seat(s.name or None, s.computer, s.computer is not None or self._connected(s.player))
+                      for s in table.seats)
+        return m.TableState(table.id, None if table.public else table.code, host, you or 0, table.rules, seats,
+                            table.status is not Status.OPEN, None)
+
+    def _connected(self, player: int | None) -> bool:
+        return player is not None and player in self._by_player
+
+    async def close_all(self) -> None:
+        """Close every connection, saying the server is stopping (on shutdown)."""
+        await asyncio.gather(*(c.socket.close(code=WSCloseCode.GOING_AWAY, message=b"The server is stopping.")
+                               for c in list(self._connections)))
+
+
+def _seat_of(table: Table, player: Player) -> int | None:
+    return next((i for i, s in enumerate(table.seats) if s.player == player.id), None)
+
+
+def _computer_names(kinds: Iterable[str]) -> list[str]:
+    """The names of the computer seats: the level ("Easy"), numbered when a table has two of one ("Easy 2")."""
+    kinds = list(kinds)
+    names, seen = [], dict[str, int]()
+    for kind in kinds:
+        if kind == m.PERSON:
+            names.append("")
+            continue
+        seen[kind] = seen.get(kind, 0) + 1
+        several = kinds.count(kind) > 1
+        names.append(kind.capitalize() + (f" {seen[kind]}" if several else ""))
+    return names
+
+
+async def _front(request: web.Request) -> web.Response:
+    return web.Response(text=f"This is an audiocrib server. Connect to it from audiocrib, at {PATH}.\n")
+
+
+def make_app(server: Server) -> web.Application:
+    """The aiohttp application: the WebSocket endpoint at `PATH` and a plain page at ``/``."""
+    app = web.Application()
+    app[SERVER_KEY] = server
+    app.router.add_get(PATH, server.handle)
+    app.router.add_get("/", _front)
+
+    async def closing(_app: web.Application) -> None:
+        await server.close_all()
+
+    app.on_shutdown.append(closing)
+    return app

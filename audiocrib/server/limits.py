@@ -1,0 +1,79 @@
+"""How much one connection, and one address, may ask of the server: token buckets and their sizes.
+
+A bucket holds up to ``burst`` tokens and gains ``rate`` a second; each message (or connection, or refusal) takes
+one, and one that finds the bucket empty is over the limit. A player at a table sends a message every few seconds;
+the limits are far above that and far below what would slow the server for everyone else.
+
+>>> clock = iter([0.0, 0.0, 0.0, 0.0, 0.5]).__next__
+>>> bucket = TokenBucket(rate=2.0, burst=2, clock=clock)
+>>> bucket.take(), bucket.take(), bucket.take()
+(True, True, False)
+>>> bucket.take()  # half a second later: one token more
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["Limits", "TokenBucket"]
+
+
+class TokenBucket:
+    """``burst`` tokens at most, ``rate`` more each second (read from ``clock``, in seconds)."""
+
+    __slots__ = ("_clock", "_last", "_tokens", "burst", "rate")
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self._clock = rate, burst, clock
+        self._tokens = float(burst)
+        self._last = clock()
+
+    def take(self) -> bool:
+        """Take a token: True if there was one, False if the bucket is empty (over the limit)."""
+        now = self._clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+    @property
+    def full(self) -> bool:
+        """True once the bucket has filled again (nothing taken lately): it can be forgotten."""
+        return self._tokens + (self._clock() - self._last) * self.rate >= self.burst
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The server's limits (each a bucket's rate a second and burst, or a plain most)."""
+
+    messages_rate: float = 20.0
+    """Messages a second one connection may send, on average..."""
+    messages_burst: int = 40
+    """...and at once."""
+    address_rate: float = 100.0
+    """Messages a second all the connections from one address may send, on average..."""
+    address_burst: int = 200
+    """...and at once."""
+    refusals_rate: float = 0.2
+    """Refused messages a second one connection may send (one every five seconds) on average..."""
+    refusals_burst: int = 10
+    """...and at once, before it is disconnected."""
+    connects_rate: float = 5.0
+    """New connections a second from one address, on average..."""
+    connects_burst: int = 30
+    """...and at once."""
+    wrong_passwords_rate: float = 0.1
+    """Wrong server passwords a second from one address (one every ten seconds), on average..."""
+    wrong_passwords_burst: int = 5
+    """...and at once."""
+    connections_per_address: int = 20
+    """Connections open at once from one address."""
+    open_tables_per_player: int = 3
+    """Tables not yet begun that one player may be the host of."""
+    hello_seconds: float = 30.0
+    """Time a new connection has to say hello before it is closed."""

@@ -1,0 +1,194 @@
+"""``audiocrib serve``: the server process, from its lock on the data folder to its last connection closed.
+
+It takes the data folder's lock (so two servers never share one store), opens the store, listens (with TLS when
+given a certificate), says in plain lines where it listens and how a friend connects, and runs until Ctrl+C or a
+termination request, when it closes every connection and the store. Whatever stops it from starting is one
+sentence in a `ServeError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import os
+import signal
+import socket
+import sqlite3
+import ssl
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from aiohttp import web
+from filelock import FileLock, Timeout
+
+from audiocrib.server.app import PATH, Server, make_app
+from audiocrib.server.limits import Limits
+from audiocrib.server.records import StoreError
+from audiocrib.server.store import Store
+
+__all__ = ["LOCK_FILE", "STORE_FILE", "ServeError", "Settings", "check_file", "read_password", "serve"]
+
+STORE_FILE = "server.sqlite3"
+LOCK_FILE = "server.lock"
+"""Held by the running server for its whole run (the system's lock: it goes with the process however it ends)."""
+
+
+class ServeError(Exception):
+    """What stops the server from starting, in one sentence."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What ``audiocrib serve`` was told, checked by the command line."""
+
+    host: str
+    port: int
+    folder: Path
+    certfile: Path | None = None
+    keyfile: Path | None = None
+    password: str | None = None
+    limits: Limits = field(default_factory=Limits)
+
+
+MOST_PASSWORD_BYTES = 1024
+"""A password file longer than this is not a password (the protocol's passwords are at most 128 characters)."""
+
+
+def check_file(option: str, value: str) -> None:
+    """An existing file that can be read, or a `ServeError` naming ``option``."""
+    if value == "" or "\0" in value:
+        raise ServeError(f"{option} takes the name of a file, not {'an empty value' if not value else 'that'}.")
+    if os.path.isdir(value):
+        raise ServeError(f"{option} names a folder; give a file.")
+    if not os.path.isfile(value):
+        raise ServeError(f"{option} names a file that does not exist: {value}.")
+    if not os.access(value, os.R_OK):
+        raise ServeError(f"{option} names a file that audiocrib may not read.")
+
+
+def read_password(path: str) -> str:
+    """The server's password: the file's one line (its line ending dropped), 1 to 128 printable characters."""
+    check_file("--password-file", path)
+    if os.path.getsize(path) > MOST_PASSWORD_BYTES:
+        raise ServeError("--password-file is too big for a password; it must hold one line of at most 128"
+                         " characters.")
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(MOST_PASSWORD_BYTES + 1).decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        raise ServeError("--password-file must be text in UTF-8.") from None
+    except OSError as error:
+        raise ServeError(f"--password-file cannot be read: {_reason(error)}.") from None
+    password = text.removesuffix("\n").removesuffix("\r")
+    if not 1 <= len(password) <= 128 or not password.isprintable():
+        raise ServeError("--password-file must hold the password on one line: 1 to 128 printable characters.")
+    return password
+
+
+def serve(settings: Settings, say: Callable[[str], None]) -> int:
+    """Run the server until it is stopped; ``say`` prints a line. Returns the exit status (0 once stopped)."""
+    tls = _tls(settings)
+    try:
+        settings.folder.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(settings.folder / LOCK_FILE, thread_local=False)
+        lock.acquire(blocking=False)
+    except Timeout:
+        raise ServeError("Another audiocrib server is using this data folder; give each server its own"
+                         " --data-dir.") from None
+    except OSError as error:
+        raise ServeError(f"The data folder cannot be used: {_reason(error)}.") from None
+    try:
+        try:
+            store = Store(settings.folder / STORE_FILE)
+        except (StoreError, sqlite3.DatabaseError) as error:
+            sentence = str(error) if isinstance(error, StoreError) else "It is not an audiocrib server's data."
+            raise ServeError(f"The server's file in the data folder cannot be used. {sentence}") from None
+        with store:
+            try:
+                asyncio.run(_run(Server(store, settings.password, settings.limits), settings, tls, say))
+            except KeyboardInterrupt:  # Ctrl+C where the event loop cannot catch it itself (Windows)
+                pass
+        say("The server has stopped.")
+        return 0
+    finally:
+        lock.release(force=True)
+
+
+def _tls(settings: Settings) -> ssl.SSLContext | None:
+    if settings.certfile is None or settings.keyfile is None:
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(settings.certfile, settings.keyfile)
+    except (ssl.SSLError, OSError, ValueError):
+        raise ServeError("--certfile and --keyfile could not be read as a certificate and its private key"
+                         " (PEM files, the key without a passphrase).") from None
+    return context
+
+
+def _reason(error: OSError) -> str:
+    """The system's words for ``error`` (asyncio rewrites a failed bind's strerror into a longer sentence)."""
+    words = os.strerror(error.errno) if error.errno else error.strerror
+    return (words or "an error of the system").lower()
+
+
+def loopback(host: str) -> bool:
+    """True when ``host`` can be reached only from this computer."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, say: Callable[[str], None]) -> None:
+    runner = web.AppRunner(make_app(server), access_log=None, handle_signals=False)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, settings.host, settings.port, ssl_context=tls, shutdown_timeout=5.0)
+        try:
+            await site.start()
+        except OSError as error:
+            raise ServeError(f"The server cannot listen on {settings.host} port {settings.port}:"
+                             f" {_reason(error)}.") from None
+        port = runner.addresses[0][1]
+        for line in _greeting(settings, port, tls is not None):
+            say(line)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGINT, signal.SIGTERM):
+            with suppress(NotImplementedError, RuntimeError, ValueError):  # no such handler where asyncio has none
+                loop.add_signal_handler(number, stop.set)
+        await stop.wait()
+        say("Stopping: closing the connections.")
+    finally:
+        await runner.cleanup()
+
+
+def _greeting(settings: Settings, port: int, tls: bool) -> list[str]:
+    """The lines said on start: where the server listens, how a friend connects, and any warning."""
+    host = settings.host
+    scheme = "wss" if tls else "ws"
+    everywhere = host in ("0.0.0.0", "::", "")
+    lines = [f"audiocrib server listening on {'every address of this computer' if everywhere else host},"
+             f" port {port}."]
+    shown = f"[{host}]" if ":" in host else host
+    if everywhere:
+        lines.append(f"Friends connect to {scheme}://{socket.gethostname()}:{port}{PATH}, or the same with this"
+                     " computer's address on your network in place of its name.")
+    else:
+        lines.append(f"Friends connect to {scheme}://{shown}:{port}{PATH}.")
+    if loopback(host):
+        lines.append("Only this computer can connect; give --host 0.0.0.0 to let others in.")
+    elif not tls:
+        lines.append("Warning: without --certfile and --keyfile nothing is encrypted: names, tokens and the"
+                     " server's password can be read on the way. Give a certificate, or put a proxy with TLS in"
+                     " front.")
+    if settings.password is not None:
+        lines.append("Friends need the server's password to connect.")
+    lines.append(f"The server's data is in {settings.folder}.")
+    lines.append("Stop the server with Ctrl+C.")
+    return lines

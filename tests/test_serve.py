@@ -1,0 +1,478 @@
+"""``audiocrib serve`` run for real: the installed program on a free loopback port, real WebSocket clients
+(aiohttp's), hostile ones among them, a second server on the same folder, and a server killed and started again."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import ssl
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from audiocrib.cli import main
+from audiocrib.online.messages import MAX_MESSAGE_BYTES, decode_from_server
+from audiocrib.server.app import HELLO_FIRST, NOT_YET, TEXT_ONLY
+from tests.test_cli_hostile import PROGRAM, assert_refused
+
+RULES = {"players": 2}
+"""A two-player table's settings (the rest are the defaults)."""
+
+
+class Running:
+    """A running ``audiocrib serve`` on a free loopback port, with the lines it said on start."""
+
+    def __init__(self, folder: Path, *extra: str) -> None:
+        env = {**os.environ, "HOME": str(folder.parent), "XDG_DATA_HOME": str(folder.parent / "xdg")}
+        self.process = subprocess.Popen([str(PROGRAM), "serve", "--port", "0", "--data-dir", str(folder), *extra],
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True, env=env)
+        assert self.process.stdout is not None
+        self.lines: list[str] = []
+        while not any(line.startswith("Stop the server") for line in self.lines):
+            line = self.process.stdout.readline()
+            assert line, (self.lines, self.process.stderr.read() if self.process.stderr else "")
+            self.lines.append(line.rstrip("\n"))
+        first = self.lines[0]
+        assert first.startswith("audiocrib server listening on 127.0.0.1, port "), first
+        self.port = int(first.rsplit(" ", 1)[1].rstrip("."))
+        self.url = f"ws://127.0.0.1:{self.port}/play"
+
+    def stop(self, how: signal.Signals = signal.SIGTERM) -> tuple[int, str, str]:
+        self.process.send_signal(how)
+        out, err = self.process.communicate(timeout=30)
+        return self.process.returncode, out, err
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    running = Running(tmp_path_factory.mktemp("serve") / "data")
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Running]:
+    """A server of this test's own (for the tests that exhaust its limits)."""
+    running = Running(tmp_path / "data")
+    yield running
+    if running.process.poll() is None:
+        running.stop()
+
+
+def hello(name: str, token: str | None = None, password: str | None = None) -> dict[str, Any]:
+    return {"type": "hello", "name": name, "token": token, "password": password, "version": 1}
+
+
+def create(public: bool, seats: tuple[str, ...] = ("person", "person")) -> dict[str, Any]:
+    return {"type": "create_table", "rules": {"players": len(seats)}, "seats": list(seats), "public": public,
+            "move_limit": None}
+
+
+async def ask(socket: aiohttp.ClientWebSocketResponse, message: dict[str, Any] | str | bytes) -> dict[str, Any]:
+    """Send ``message`` and return the answer, checked as the client's own decoder checks it."""
+    if isinstance(message, bytes):
+        await socket.send_bytes(message)
+    else:
+        await socket.send_str(message if isinstance(message, str) else json.dumps(message))
+    frame = await socket.receive(timeout=10)
+    assert frame.type is aiohttp.WSMsgType.TEXT, frame
+    decode_from_server(frame.data)  # a valid message of the server's
+    answer: dict[str, Any] = json.loads(frame.data)
+    return answer
+
+
+def refused(answer: dict[str, Any]) -> str:
+    assert answer["type"] == "refused", answer
+    sentence: str = answer["sentence"]
+    return sentence
+
+
+async def until_closed(socket: aiohttp.ClientWebSocketResponse) -> tuple[list[dict[str, Any]], int, str]:
+    """Every message until the server closes the connection, then the close's code and reason."""
+    got = []
+    while True:
+        frame = await socket.receive(timeout=10)
+        if frame.type is not aiohttp.WSMsgType.TEXT:
+            assert frame.type is aiohttp.WSMsgType.CLOSE, frame
+            return got, frame.data, frame.extra or ""
+        got.append(json.loads(frame.data))
+
+
+def run(coroutine: Any) -> Any:
+    return asyncio.run(coroutine)
+
+
+# --- Hello, the token, names and the password ----------------------------------------------------------------------
+
+def test_a_new_name_is_welcomed_with_a_token_that_finds_the_player_again(server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(server.url) as socket:
+                welcome = await ask(socket, hello(" Ann "))
+            assert welcome["type"] == "welcome" and welcome["name"] == "Ann" and welcome["version"] == 1
+            token = welcome["token"]
+            async with session.ws_connect(server.url) as socket, session.ws_connect(server.url) as later:
+                again = await ask(socket, hello("Whoever", token))
+                assert again == {"type": "welcome", "name": "Ann", "token": token, "version": 1}
+                assert await ask(later, hello("Ann", token)) == again  # the same player from elsewhere...
+                assert await until_closed(socket) == ([], 1008, "You connected again from elsewhere.")  # ...wins
+            async with session.ws_connect(server.url) as socket:
+                assert "does not know your token" in refused(await ask(socket, hello("Ann", "x" * 43)))
+    run(go())
+
+
+def test_a_name_taken_in_any_case_is_refused(server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket:
+            assert (await ask(socket, hello("Bea")))["type"] == "welcome"
+            async with session.ws_connect(server.url) as other:
+                sentence = refused(await ask(other, hello("bEA")))
+                assert sentence == "The name bEA is taken on this server; choose another."
+                assert (await ask(other, hello("Bea 2")))["name"] == "Bea 2"  # refused, then welcomed
+    run(go())
+
+
+def test_a_server_with_a_password_lets_in_only_who_gives_it(tmp_path: Path) -> None:
+    secret = tmp_path / "password.txt"
+    secret.write_text("open sesame\n")
+    running = Running(tmp_path / "data", "--password-file", str(secret))
+    assert "Friends need the server's password to connect." in running.lines
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(running.url) as socket:
+            assert refused(await ask(socket, hello("Cy"))) == "This server has a password; ask whoever runs it."
+            assert refused(await ask(socket, hello("Cy", password="open sesame!"))) == (
+                "That is not this server's password.")
+            assert refused(await ask(socket, {"type": "lobby"})) == HELLO_FIRST
+            assert (await ask(socket, hello("Cy", password="open sesame")))["type"] == "welcome"
+    try:
+        run(go())
+    finally:
+        running.stop()
+
+
+# --- The lobby, tables, ping ---------------------------------------------------------------------------------------
+
+def test_tables_made_public_and_private_are_listed_and_joined(server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as dan, \
+                session.ws_connect(server.url) as eve:
+            await ask(dan, hello("Dan"))
+            await ask(eve, hello("Eve"))
+            public = await ask(dan, create(True, ("person", "easy", "person")))
+            assert public["type"] == "table" and public["code"] is None and public["you"] == 0
+            assert [s["name"] for s in public["seats"]] == ["Dan", "Easy", None]
+            private = await ask(dan, create(False))
+            code = private["code"]
+            assert len(code) == 6 and private["number"] != public["number"]
+            lobby = await ask(eve, {"type": "lobby"})
+            assert lobby["type"] == "lobby_list" and {"Dan", "Eve"} <= set(lobby["people"])
+            listed = {t["number"]: t for t in lobby["tables"]}
+            assert private["number"] not in listed
+            assert listed[public["number"]] == {"number": public["number"], "host": "Dan", "rules": public["rules"],
+                                                "open_seats": 1, "computers": 1, "started": False}
+            assert "private; join it by its code" in refused(
+                await ask(eve, {"type": "join", "table": str(private["number"])}))
+            typed = f"{code[:3].lower()}-{code[3:].lower()}"
+            joined = await ask(eve, {"type": "join", "table": typed})
+            assert joined["type"] == "table" and joined["number"] == private["number"] and joined["you"] == 1
+            assert [s["name"] for s in joined["seats"]] == ["Dan", "Eve"] and joined["host"] == 0
+            by_number = await ask(eve, {"type": "join", "table": str(public["number"])})
+            assert by_number["you"] == 2 and [s["name"] for s in by_number["seats"]] == ["Dan", "Easy", "Eve"]
+            async with session.ws_connect(server.url) as hal:
+                await ask(hal, hello("Hal"))
+                assert refused(await ask(hal, {"type": "join", "table": str(public["number"])})) == (
+                    f"Table {public['number']} has no seat open.")
+                assert refused(await ask(hal, {"type": "join", "table": "K4R7W2"})).startswith("No table")
+    run(go())
+
+
+def test_ping_is_answered_and_the_tables_play_is_not_open_yet(server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket:
+            await ask(socket, hello("Fay"))
+            assert await ask(socket, {"type": "ping", "number": 42}) == {"type": "pong", "number": 42}
+            for message in ({"type": "start"}, {"type": "chat", "text": "hi"}, {"type": "take_seat_back"},
+                            {"type": "move", "action": {"kind": "go", "seat": 0}}, {"type": "leave"},
+                            {"type": "give_seat", "seat": 1, "level": "easy"}):
+                assert refused(await ask(socket, message)) == NOT_YET
+    run(go())
+
+
+def test_a_player_hosts_only_a_few_open_tables(server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket:
+            await ask(socket, hello("Gus"))
+            for _ in range(3):
+                assert (await ask(socket, create(True)))["type"] == "table"
+            assert refused(await ask(socket, create(True))) == (
+                "You may host at most three tables that have not begun; start or close one first.")
+    run(go())
+
+
+# --- Hostile clients -----------------------------------------------------------------------------------------------
+
+def test_each_wrong_message_gets_one_sentence_and_the_connection_goes_on(server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket:
+            assert refused(await ask(socket, {"type": "ping", "number": 1})) == HELLO_FIRST
+            assert refused(await ask(socket, b'{"type": "ping", "number": 1}')) == TEXT_ONLY
+            await ask(socket, hello("Ivy"))
+            assert refused(await ask(socket, b"\xff\xfe")) == TEXT_ONLY
+            assert refused(await ask(socket, "{nope")) == "A message must be one JSON object."
+            assert refused(await ask(socket, '{"type": "dance"}')) == (
+                "That type of message is not part of the protocol.")
+            assert refused(await ask(socket, {"type": "welcome", "name": "Ivy", "token": "x" * 20, "version": 1})) \
+                == "A player does not send a welcome message."
+            assert refused(await ask(socket, hello("Ivy"))) == "You have said hello already on this connection."
+            assert await ask(socket, {"type": "ping", "number": 7}) == {"type": "pong", "number": 7}
+    run(go())
+
+
+def test_a_client_that_keeps_sending_garbage_is_disconnected(own_server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(own_server.url) as socket, \
+                session.ws_connect(own_server.url) as bystander:
+            await ask(bystander, hello("Jo"))
+            for _ in range(30):
+                await socket.send_str("garbage")
+            got, code, reason = await until_closed(socket)
+            assert [refused(a) for a in got] == ["A message must be one JSON object."] * 10
+            assert (code, reason) == (1008, "Too many refused messages.")
+            assert await ask(bystander, {"type": "ping", "number": 1}) == {"type": "pong", "number": 1}
+    run(go())
+
+
+def test_a_flood_is_cut_off_and_the_others_go_on(own_server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(own_server.url) as socket, \
+                session.ws_connect(own_server.url) as bystander:
+            await ask(bystander, hello("Kim"))
+            await ask(socket, hello("Lou"))
+            ping = json.dumps({"type": "ping", "number": 3})
+            for _ in range(1000):
+                await socket.send_str(ping)
+            got, code, reason = await until_closed(socket)
+            assert 30 <= len(got) <= 60 and all(a == {"type": "pong", "number": 3} for a in got), len(got)
+            assert (code, reason) == (1008, "Too many messages; slow down.")
+            assert await ask(bystander, {"type": "ping", "number": 1}) == {"type": "pong", "number": 1}
+    run(go())
+
+
+def test_many_connections_from_one_address_share_its_limit(own_server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session:
+            sockets = [await session.ws_connect(own_server.url) for _ in range(10)]
+            for number, socket in enumerate(sockets):
+                await ask(socket, hello(f"Pat {number}"))
+            ping = json.dumps({"type": "ping", "number": 5})
+            for socket in sockets:  # each stays under its own limit of forty at once; together they do not
+                for _ in range(35):
+                    await socket.send_str(ping)
+            closed = []
+            for socket in sockets:
+                pongs = 0
+                while pongs < 35:
+                    frame = await socket.receive(timeout=10)
+                    if frame.type is not aiohttp.WSMsgType.TEXT:
+                        closed.append((frame.data, frame.extra))
+                        break
+                    assert json.loads(frame.data) == {"type": "pong", "number": 5}
+                    pongs += 1
+            assert 1 <= len(closed) <= 8, closed  # 200 at once and 100 a second for the address: 360 are too many
+            assert set(closed) == {(1008, "Too many messages from your address; slow down.")}, closed
+    run(go())
+
+
+def test_a_frame_over_the_size_limit_closes_its_connection_only(server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket, \
+                session.ws_connect(server.url) as bystander:
+            await ask(socket, hello("Max"))
+            await ask(bystander, hello("Ned"))
+            await socket.send_str(json.dumps({"type": "chat", "text": "x" * MAX_MESSAGE_BYTES}))
+            got, code, _ = await until_closed(socket)
+            assert (got, code) == ([], 1009)
+            assert await ask(bystander, {"type": "ping", "number": 2}) == {"type": "pong", "number": 2}
+            async with session.ws_connect(server.url) as big:  # the largest frame allowed is read, and refused
+                await ask(big, hello("Olga"))
+                answer = await ask(big, json.dumps({"type": "chat", "text": "x" * (MAX_MESSAGE_BYTES - 40)}))
+                assert refused(answer).startswith("The text in the chat message must be from one to three hundred")
+    run(go())
+
+
+def test_a_connection_that_never_says_hello_is_closed() -> None:
+    """In this process (the wait is thirty seconds in the real server; here half of one), on a real socket."""
+    from aiohttp import web
+
+    from audiocrib.server.app import Server, make_app
+    from audiocrib.server.limits import Limits
+    from audiocrib.server.store import Store
+
+    async def go() -> None:
+        with Store(":memory:") as store:
+            runner = web.AppRunner(make_app(Server(store, limits=Limits(hello_seconds=0.5))))
+            await runner.setup()
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            port = runner.addresses[0][1]
+            try:
+                async with aiohttp.ClientSession() as session, \
+                        session.ws_connect(f"ws://127.0.0.1:{port}/play") as silent, \
+                        session.ws_connect(f"ws://127.0.0.1:{port}/play") as speaker:
+                    await ask(speaker, hello("Tam"))
+                    assert await until_closed(silent) == ([], 1008, "No hello came in time.")
+                    await asyncio.sleep(0.6)  # past the wait: one who said hello may be quiet as long as they like
+                    assert await ask(speaker, {"type": "ping", "number": 9}) == {"type": "pong", "number": 9}
+            finally:
+                await runner.cleanup()
+    run(go())
+
+
+# --- The process: its folder's lock, a kill, a stop ----------------------------------------------------------------
+
+def test_a_second_server_on_the_same_folder_is_refused(server: Running) -> None:
+    folder = Path(server.lines[-2].removeprefix("The server's data is in ").removesuffix("."))
+    second = subprocess.run([str(PROGRAM), "serve", "--port", "0", "--data-dir", str(folder)], capture_output=True,
+                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+    line = assert_refused(second.returncode, second.stdout, second.stderr, "Another audiocrib server")
+    assert line == "audiocrib: Another audiocrib server is using this data folder; give each server its own --data-dir."
+
+
+def test_a_killed_server_starts_again_with_its_players_and_tables(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    first = Running(folder)
+
+    async def before() -> tuple[str, int, str]:
+        async with aiohttp.ClientSession() as session, session.ws_connect(first.url) as socket:
+            token = (await ask(socket, hello("Quin")))["token"]
+            public = await ask(socket, create(True))
+            private = await ask(socket, create(False))
+            return token, public["number"], private["code"]
+
+    token, number, code = run(before())
+    status, _, _ = first.stop(signal.SIGKILL)
+    assert status == -signal.SIGKILL
+    second = Running(folder)  # the lock went with the killed process
+
+    async def after() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(second.url) as socket:
+            assert (await ask(socket, hello("Anyone", token)))["name"] == "Quin"
+            lobby = await ask(socket, {"type": "lobby"})
+            assert [(t["number"], t["host"], t["open_seats"]) for t in lobby["tables"]] == [(number, "Quin", 1)]
+            rejoined = await ask(socket, {"type": "join", "table": code})
+            assert (rejoined["code"], rejoined["you"], rejoined["seats"][0]["connected"]) == (code, 0, True)
+    try:
+        run(after())
+    finally:
+        second.stop()
+
+
+def test_a_stopped_server_closes_its_connections_and_says_so(tmp_path: Path) -> None:
+    running = Running(tmp_path / "data")
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(running.url) as socket:
+            await ask(socket, hello("Rae"))
+            async with session.get(f"http://127.0.0.1:{running.port}/") as page:
+                assert page.status == 200 and "audiocrib server" in await page.text()
+            running.process.send_signal(signal.SIGINT if sys.platform == "win32" else signal.SIGTERM)
+            assert await until_closed(socket) == ([], 1001, "The server is stopping.")
+    run(go())
+    out, err = running.process.communicate(timeout=30)
+    assert (running.process.returncode, err) == (0, "")
+    assert out.splitlines() == ["Stopping: closing the connections.", "The server has stopped."]
+
+
+def test_a_server_beyond_this_computer_without_tls_warns(tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path)}
+    process = subprocess.Popen([str(PROGRAM), "serve", "--host", "0.0.0.0", "--port", "0", "--data-dir",
+                                str(tmp_path / "data")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env, stdin=subprocess.DEVNULL)
+    assert process.stdout is not None
+    lines = [process.stdout.readline() for _ in range(3)]
+    process.terminate()
+    process.communicate(timeout=30)
+    assert lines[0].startswith("audiocrib server listening on every address of this computer, port ")
+    assert lines[2].startswith("Warning: without --certfile and --keyfile nothing is encrypted")
+
+
+def test_with_a_certificate_the_server_speaks_tls(tmp_path: Path) -> None:
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make the test's certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    running = Running(tmp_path / "data", "--certfile", str(cert), "--keyfile", str(key))
+    assert running.lines[1] == f"Friends connect to wss://127.0.0.1:{running.port}/play."
+    trusted = ssl.create_default_context(cafile=str(cert))
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(f"wss://127.0.0.1:{running.port}/play", ssl=trusted) as socket:
+                assert (await ask(socket, hello("Sol")))["type"] == "welcome"
+            with pytest.raises(aiohttp.ClientError):  # plain WebSocket finds no server there
+                await session.ws_connect(running.url)
+    try:
+        run(go())
+    finally:
+        running.stop()
+
+
+# --- The command line's options ------------------------------------------------------------------------------------
+
+def _options(tmp_path: Path) -> list[tuple[list[str], str]]:
+    empty, huge, two_lines, folder = (tmp_path / n for n in ("empty", "huge", "two", "folder"))
+    empty.write_text("")
+    huge.write_text("x" * 5000)
+    two_lines.write_text("one\ntwo\n")
+    folder.mkdir()
+    latin = tmp_path / "latin"
+    latin.write_bytes("s\xe9same".encode("latin-1"))
+    missing = str(tmp_path / "missing.pem")
+    return [
+        (["--port", "65536"], "--port takes a port number from 0 to 65535 (0 picks a free one), not 65536."),
+        (["--port", "-1"], "--port takes a port number from 0 to 65535"),
+        (["--port", "eighty"], "not eighty."),
+        (["--port"], "--port needs a value: a port number"),
+        (["--host", ""], "--host takes an address of this computer"),
+        (["--host", "a b\x1b[2J"], "not a b\\x1b[2J."),
+        (["--certfile", str(empty)], "Give --certfile and --keyfile together"),
+        (["--certfile", missing, "--keyfile", missing], "--certfile names a file that does not exist"),
+        (["--certfile", str(empty), "--keyfile", str(empty)], "could not be read as a certificate"),
+        (["--password-file", missing], "--password-file names a file that does not exist"),
+        (["--password-file", str(folder)], "--password-file names a folder; give a file."),
+        (["--password-file", str(empty)], "--password-file must hold the password on one line"),
+        (["--password-file", str(two_lines)], "--password-file must hold the password on one line"),
+        (["--password-file", str(huge)], "--password-file is too big for a password"),
+        (["--password-file", str(latin)], "--password-file must be text in UTF-8."),
+        (["--password-file", ""], "--password-file takes the name of a file, not an empty value."),
+        (["--data-dir", str(empty)], "--data-dir names a file, not a folder"),
+        (["--data-dir", ""], "--data-dir takes the name of a folder, not an empty value."),
+    ]
+
+
+def test_every_wrong_option_is_one_sentence_and_status_2(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    for args, words in _options(tmp_path):
+        status = main(["serve", "--data-dir", str(tmp_path / "data"), *args])
+        captured = capsys.readouterr()
+        assert_refused(status, captured.out, captured.err, words)
+    assert not (tmp_path / "data").exists()  # nothing was started
+
+
+def test_a_port_in_use_is_one_sentence(server: Running, tmp_path: Path) -> None:
+    result = subprocess.run([str(PROGRAM), "serve", "--port", str(server.port), "--data-dir", str(tmp_path)],
+                            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert_refused(result.returncode, result.stdout, result.stderr,
+                   f"The server cannot listen on 127.0.0.1 port {server.port}: address already in use.")
