@@ -182,30 +182,9 @@ def test_ctrl_c_in_a_long_arena_run_is_one_line() -> None:
     assert (process.returncode, out, err) == (130, "", "audiocrib: Stopped.\n")
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts processes in /proc; sends SIGINT to the group")
-def test_ctrl_c_in_an_arena_run_on_several_processes_is_one_line_too() -> None:
-    process = subprocess.Popen([str(PROGRAM), "arena", "easy", "beginner", "--games", "100000", "--jobs", "2",
-                                "--quiet"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while _group_size(process.pid) < 4 and time.monotonic() < deadline:  # the run, its tracker, two workers
-            time.sleep(0.05)
-        time.sleep(4)  # the workers have imported everything and are playing
-        os.killpg(process.pid, signal.SIGINT)  # the whole run, as the terminal sends it
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-    assert (process.returncode, out, err) == (130, "", "audiocrib: Stopped.\n")
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts processes in /proc; sends SIGINT to the group")
-@pytest.mark.parametrize("wait", [0.0, 0.05, 0.1, 0.2, 0.3])
-def test_ctrl_c_while_the_arena_starts_its_workers_is_one_line(wait: float) -> None:
-    """Ctrl+C as the workers are being started (they have not yet set Ctrl+C aside) stops the run with the same one
-    line: no worker's traceback."""
+def _interrupt_arena_on_two_processes(wait: float) -> tuple[int, str, str]:
+    """Start an arena run on two processes, wait until its workers exist and then ``wait`` seconds more, and send
+    Ctrl+C to the whole run as the terminal does; (exit status, standard output, standard error)."""
     process = subprocess.Popen([str(PROGRAM), "arena", "easy", "beginner", "--games", "100000", "--jobs", "2",
                                 "--quiet"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
@@ -213,14 +192,28 @@ def test_ctrl_c_while_the_arena_starts_its_workers_is_one_line(wait: float) -> N
         deadline = time.monotonic() + 60
         while _group_size(process.pid) < 4 and time.monotonic() < deadline:  # the run, its tracker, two workers
             time.sleep(0.002)
-        time.sleep(wait)  # the workers are starting Python and importing
+        time.sleep(wait)
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
-    assert (process.returncode, out, err) == (130, "", "audiocrib: Stopped.\n")
+    return process.returncode, out, err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts processes in /proc; sends SIGINT to the group")
+def test_ctrl_c_in_an_arena_run_on_several_processes_is_one_line_too() -> None:
+    # four seconds: the workers have imported everything and are playing
+    assert _interrupt_arena_on_two_processes(4.0) == (130, "", "audiocrib: Stopped.\n")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts processes in /proc; sends SIGINT to the group")
+@pytest.mark.parametrize("wait", [0.0, 0.05, 0.1, 0.2, 0.3])
+def test_ctrl_c_while_the_arena_starts_its_workers_is_one_line(wait: float) -> None:
+    """Ctrl+C as the workers are being started (they have not yet set Ctrl+C aside) stops the run with the same one
+    line: no worker's traceback."""
+    assert _interrupt_arena_on_two_processes(wait) == (130, "", "audiocrib: Stopped.\n")
 
 
 # --- In this process: every command and option ---------------------------------------------------------------------

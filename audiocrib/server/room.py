@@ -27,6 +27,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from audiocrib.bots.levels import COUNT_MISTAKES
 from audiocrib.bots.player import Player, load_player
 from audiocrib.engine.actions import Action, ClaimCount, CountTimeout, Discard, Go, Play
 from audiocrib.engine.errors import IllegalActionError
@@ -48,14 +49,10 @@ from audiocrib.online.messages import Seat as SeatState
 from audiocrib.server.records import Seat, Status, StoreError, Table, name_key
 from audiocrib.server.store import Store
 
-__all__ = ["COUNT_MISTAKES", "Outgoing", "Room"]
+__all__ = ["Outgoing", "Room"]
 
 Outgoing = list[tuple[int, Message]]
 """What to send: ``(player id, message)`` pairs, in order."""
-
-COUNT_MISTAKES = 0.25
-"""How often a computer player overlooks something in its count at a muggins table: the offline table's rate
-(``audiocrib.shell.tablesetup.COUNT_MISTAKES``, which the server may not import), so muggins can be practised."""
 
 
 class Room:

@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Callable
 from pathlib import Path
 
+from audiocrib.bots.levels import COUNT_MISTAKES
 from audiocrib.bots.player import Player, load_player
 from audiocrib.engine.actions import Action, ClaimCount, Discard, Go, Play
 from audiocrib.engine.errors import IllegalActionError
@@ -26,7 +27,6 @@ from audiocrib.engine.views import PlayerView
 from audiocrib.shell import files
 from audiocrib.shell.savedgame import SEAT, SavedTable
 from audiocrib.shell.table import Heard
-from audiocrib.shell.tablesetup import COUNT_MISTAKES
 
 __all__ = ["OfflineTable"]
 

@@ -26,13 +26,11 @@ from typing import TypeVar
 from audiocrib.engine.errors import RulesError
 from audiocrib.engine.rules import Rules, Variant
 
-__all__ = ["BOT_NAMES", "COUNT_MISTAKES", "LEVEL_NAMES", "SETTINGS", "TARGETS", "TableSetup"]
+__all__ = ["BOT_NAMES", "LEVEL_NAMES", "SETTINGS", "TARGETS", "TableSetup"]
 
 BOT_NAMES = ("Bob", "Carol", "Dave", "Erin", "Frank")
 """The computer players' names, clockwise from the human."""
 LEVEL_NAMES = ("beginner", "easy", "medium", "expert")
-COUNT_MISTAKES = 0.25
-"""How often a computer player overlooks something in its count at a muggins table."""
 """The computer players' strengths, weakest first."""
 TARGETS = (61, 91, 121, 151, 181, 211, 241)
 """The targets offered in the menu (0 stands for the variant's usual one)."""
