@@ -19,9 +19,26 @@ import aiohttp
 import pytest
 
 from audiocrib.cli import main
-from audiocrib.online.messages import MAX_MESSAGE_BYTES, decode_from_server
-from audiocrib.server.app import HELLO_FIRST, NOT_YET, TEXT_ONLY
+from audiocrib.engine.actions import Action, Discard, Go, Play
+from audiocrib.engine.events import MatchWon, event_to_json
+from audiocrib.engine.game import Phase
+from audiocrib.engine.viewcodec import view_to_json
+from audiocrib.engine.views import PlayerView
+from audiocrib.online.messages import (
+    MAX_MESSAGE_BYTES,
+    Message,
+    Move,
+    News,
+    Refused,
+    ViewOf,
+    decode_from_server,
+    encode,
+)
+from audiocrib.server.app import HELLO_FIRST, NO_TABLE, NOT_YET, TEXT_ONLY
+from audiocrib.server.serve import STORE_FILE
+from audiocrib.server.store import Store
 from tests.test_cli_hostile import PROGRAM, assert_refused
+from tests.test_viewcodec import cards_in, known_by_deal, leaks
 
 RULES = {"players": 2}
 """A two-player table's settings (the rest are the defaults)."""
@@ -196,16 +213,116 @@ def test_tables_made_public_and_private_are_listed_and_joined(server: Running) -
     run(go())
 
 
-def test_ping_is_answered_and_the_tables_play_is_not_open_yet(server: Running) -> None:
+def test_ping_is_answered_and_what_is_not_wired_yet_is_refused(server: Running) -> None:
     async def go() -> None:
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket:
             await ask(socket, hello("Fay"))
             assert await ask(socket, {"type": "ping", "number": 42}) == {"type": "pong", "number": 42}
-            for message in ({"type": "start"}, {"type": "chat", "text": "hi"}, {"type": "take_seat_back"},
-                            {"type": "move", "action": {"kind": "go", "seat": 0}}, {"type": "leave"},
+            for message in ({"type": "chat", "text": "hi"}, {"type": "take_seat_back"}, {"type": "leave"},
                             {"type": "give_seat", "seat": 1, "level": "easy"}):
                 assert refused(await ask(socket, message)) == NOT_YET
+            for message in ({"type": "start"}, {"type": "move", "action": {"kind": "go", "seat": 0}}):
+                assert refused(await ask(socket, message)) == NO_TABLE
     run(go())
+
+
+# --- A game played through the server ------------------------------------------------------------------------------
+
+def my_move(view: PlayerView) -> Action | None:
+    """The client's move from its view: lay away the first cards, play the first playable card, go when none."""
+    if view.must_discard:
+        return Discard(view.seat, tuple(view.hand[:view.must_discard]))
+    if view.phase is Phase.PLAY and view.turn == view.seat:
+        return Play(view.seat, view.playable[0]) if view.playable else Go(view.seat)
+    return None
+
+
+class Client:
+    """One person's side of a game: every message received (with the log's length it speaks of) and the moves
+    made from each view."""
+
+    def __init__(self) -> None:
+        self.got: list[tuple[int, Message]] = []
+        self.length = 0
+        self.views = 0
+        self.moved_at = -1  # the log's length when the last move was sent
+        self.won = False
+        self.refusals: list[str] = []
+
+    async def play(self, socket: aiohttp.ClientWebSocketResponse, views: int | None = None,
+                   probe: bool = False) -> None:
+        """Read and answer until the match is won (or ``views`` more views came); with ``probe``, send a move for
+        the other seat and one out of turn once, each to be refused."""
+        stop = None if views is None else self.views + views
+        while not self.won and (stop is None or self.views < stop):
+            frame = await socket.receive(timeout=20)
+            assert frame.type is aiohttp.WSMsgType.TEXT, frame
+            message = decode_from_server(frame.data)
+            if isinstance(message, News):
+                self.length = max(self.length, message.since + len(message.events))
+                self.won = self.won or any(isinstance(e, MatchWon) for e in message.events)
+            self.got.append((self.length, message))
+            if isinstance(message, Refused):
+                self.refusals.append(message.sentence)
+            if not isinstance(message, ViewOf):
+                continue
+            self.views += 1
+            view = message.view
+            if probe and view.must_discard and not self.refusals:
+                other = Discard(1 - view.seat, tuple(view.hand[:view.must_discard]))
+                await socket.send_str(encode(Move(other)))
+            if probe and view.phase is Phase.PLAY and view.turn != view.seat and len(self.refusals) == 1:
+                await socket.send_str(encode(Move(Play(view.seat, view.hand[0]))))
+            move = my_move(view)
+            if move is not None and len(view.events) != self.moved_at:
+                self.moved_at = len(view.events)
+                await socket.send_str(encode(Move(move)))
+
+
+def test_a_game_with_a_computer_player_is_played_to_the_end_over_a_killed_server(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    first = Running(folder)
+    client = Client()
+
+    async def before() -> tuple[str, int]:
+        async with aiohttp.ClientSession() as session, session.ws_connect(first.url) as socket:
+            token = (await ask(socket, hello("Ada")))["token"]
+            table = await ask(socket, {**create(False, ("person", "easy")), "rules": {"players": 2, "target": 61}})
+            await socket.send_str(json.dumps({"type": "start"}))
+            await client.play(socket, views=12, probe=True)
+            return token, table["number"]
+
+    token, number = run(before())
+    assert client.refusals[0] == "You can make moves only for your own seat."
+    assert len(client.refusals) == 2 and client.refusals[1] != client.refusals[0]  # the engine's sentence
+    assert not client.won
+    assert first.stop(signal.SIGKILL)[0] == -signal.SIGKILL
+    second = Running(folder)
+
+    async def after() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(second.url) as socket:
+            assert (await ask(socket, hello("Ada", token)))["name"] == "Ada"
+            client.moved_at = -1  # a move sent just before the kill may not have been kept: make it again
+            await client.play(socket)
+    try:
+        run(after())
+    finally:
+        second.stop()
+    assert client.won
+    with Store(folder / STORE_FILE) as store:
+        game = store.game(number)
+    assert game.over
+    for length, message in client.got:  # what the seat could know when each message was sent, from the whole log
+        text = encode(message)
+        assert str(game.seed) not in text and '"seed"' not in text
+        if isinstance(message, News):
+            deal_of, cards = known_by_deal(game.events[:length], 0)
+            for index, event in enumerate(message.events, start=message.since):
+                assert cards_in(event_to_json(event)) <= cards[deal_of[index]], (index, event)
+        elif isinstance(message, ViewOf):
+            assert leaks(game.at(len(message.view.events)), 0, view_to_json(message.view)) == []
+        else:
+            assert cards_in(json.loads(text)) == set(), text
 
 
 def test_a_player_hosts_only_a_few_open_tables(server: Running) -> None:

@@ -2,9 +2,11 @@
 joining tables, and the limits that keep one client from spoiling the server for the others.
 
 Each text frame is read by `audiocrib.online.messages.decode_from_client`; whatever is refused gets one `Refused`
-sentence, and a connection that keeps sending what is refused, or sends too fast, is closed with a reason. The
-tables' play (start, moves, chat, seats given to computer players) is not wired yet: those messages are refused
-with `NOT_YET`.
+sentence, and a connection that keeps sending what is refused, or sends too fast, is closed with a reason. Each
+table has one `Room` (`audiocrib.server.room`), made when the table is made or first touched (loaded from the store
+after a restart); the room writes its seats and moves to the store, and the server sends what it returns to the
+players' live connections. `Start` and `Move` are played through the room, and the computer players move in one
+task per room. Leaving, chat and seats given to computer players are not wired yet: they are refused with `NOT_YET`.
 
 Everything runs on one event loop, which owns the `Store` (one SQLite connection).
 """
@@ -15,6 +17,7 @@ import asyncio
 import hmac
 import logging
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 
 from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
@@ -24,18 +27,22 @@ from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.server.limits import Limits, TokenBucket
 from audiocrib.server.records import Player, Seat, Status, StoreError, Table
+from audiocrib.server.room import Outgoing, Room
 from audiocrib.server.store import Store
 
 __all__ = ["NOT_YET", "PATH", "Server", "make_app"]
 
 PATH = "/play"
 """Where the WebSocket endpoint listens."""
-NOT_YET = ("Online play is not open on this server yet: tables can be made and joined, but their games cannot be"
-           " started or played.")
-"""The answer to a message of a table's play, until the tables' rooms are wired in."""
+NOT_YET = ("That is not open on this server yet: games can be started and played, but not left, chatted at, or"
+           " handed to a computer player.")
+"""The answer to leaving, chat and seats given to computer players, until the rooms' other doors are wired in."""
+NO_TABLE = "You are not at a table; join one first."
 HELLO_FIRST = "Say hello first: the first message on a connection is hello."
 TEXT_ONLY = "A message must be sent as text, not as binary data."
-PLAY_MESSAGES = (m.Leave, m.Start, m.Move, m.Chat, m.GiveSeat, m.TakeSeatBack)
+PLAY_MESSAGES = (m.Leave, m.Chat, m.GiveSeat, m.TakeSeatBack)
+Answers = list[tuple[int | None, m.Message]]
+"""What to send after a message: ``(player id, message)`` pairs, None for the connection that sent it."""
 SERVER_KEY: web.AppKey[Server] = web.AppKey("server")
 _log = logging.getLogger(__name__)
 
@@ -81,6 +88,9 @@ class Server:
         self._connections: set[_Connection] = set()
         self._by_player: dict[int, _Connection] = {}
         self._closing: set[asyncio.Task[bool]] = set()
+        self._rooms: dict[int, Room] = {}
+        self._locks: dict[int, asyncio.Lock] = {}  # one per room: its moves and their sending, one at a time
+        self._computers: dict[int, asyncio.Task[None]] = {}
 
     # ----------------------------------------------------------------- connections
     def _address(self, remote: str) -> _Address:
@@ -117,7 +127,15 @@ class Server:
             self._connections.discard(connection)
             if connection.player is not None and self._by_player.get(connection.player.id) is connection:
                 del self._by_player[connection.player.id]
+                await self._dropped(connection.player)
         return socket
+
+    async def _dropped(self, player: Player) -> None:
+        """The player's connection is gone: each room they sit in tells the others."""
+        for room in list(self._rooms.values()):
+            if room.seat_of(player.id) is not None:
+                async with self._lock(room):
+                    await self._send(None, room.connected(player.id, False))
 
     async def _serve(self, connection: _Connection) -> None:
         socket = connection.socket
@@ -150,43 +168,132 @@ class Server:
             raise _Disconnect("Too many messages from your address; slow down.")
         if not connection.messages.take():
             raise _Disconnect("Too many messages; slow down.")
+        message: m.Message | None = None
         try:
             if frame.type is not WSMsgType.TEXT:
                 raise ProtocolError(TEXT_ONLY)
             message = m.decode_from_client(frame.data)
+            if isinstance(message, (m.Start, m.Move)):
+                await self._play(connection, message)
+                return
             answers = self._answer(connection, message)
         except (ProtocolError, StoreError) as error:
             if not connection.refusals.take():
                 raise _Disconnect("Too many refused messages.") from None
-            answers = [m.Refused(str(error))]
-        for answer in answers:
-            await connection.socket.send_str(m.encode(answer))
+            answers = [(None, m.Refused(str(error)))]
+        await self._send(connection, answers)
+        if isinstance(message, m.Hello) and connection.player is not None:
+            for table in self.store.tables_of(connection.player.id):
+                self._computers_go(self._room(table.id))
 
-    def _answer(self, connection: _Connection, message: m.Message) -> list[m.Message]:
+    async def _send(self, connection: _Connection | None, answers: Answers | Outgoing) -> None:
+        """Send each answer to its player's live connection (``connection`` for None); a player not connected
+        misses it (they catch up when back), and a connection that breaks on the way is left to its own close."""
+        for player_id, message in answers:
+            target = connection if player_id is None else self._by_player.get(player_id)
+            if target is None or target.socket.closed:
+                continue
+            with suppress(ConnectionError):
+                await target.socket.send_str(m.encode(message))
+
+    def _answer(self, connection: _Connection, message: m.Message) -> Answers:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
         if isinstance(message, m.Hello):
-            return [self._hello(connection, message)]
+            welcome = self._hello(connection, message)
+            return [(None, welcome), *self._back(connection)]
         if connection.player is None:
             raise ProtocolError(HELLO_FIRST)
         player = connection.player
         if isinstance(message, m.Ping):
-            return [m.Pong(message.number)]
+            return [(None, m.Pong(message.number))]
         if isinstance(message, m.AskLobby):
-            return [self._lobby()]
+            return [(None, self._lobby())]
         if isinstance(message, m.CreateTable):
             table = self._create(player, message)
             connection.table = table.id
-            return [self._state(table, player)]
+            return [(None, self._state(table, player))]
         if isinstance(message, m.Join):
-            table = self._join(player, message.table)
+            table, others = self._join(player, message.table)
             connection.table = table.id
-            return [self._state(table, player)]
+            return [(None, self._state(table, player)), *others]
         if isinstance(message, m.Who):
             sitting = None if connection.table is None else self.store.table(connection.table)
-            return [self._lobby() if sitting is None else self._state(sitting, player)]
+            return [(None, self._lobby() if sitting is None else self._state(sitting, player))]
         if isinstance(message, PLAY_MESSAGES):
             raise ProtocolError(NOT_YET)
         raise ProtocolError("That type of message is not part of the protocol.")  # pragma: no cover
+
+    # ----------------------------------------------------------------- rooms and their play
+    def _room(self, table: int) -> Room:
+        """The table's room, loaded from the store the first time it is touched since the server started."""
+        room = self._rooms.get(table)
+        if room is None:
+            room = self._rooms[table] = Room.load(self.store, table)
+        return room
+
+    def _lock(self, room: Room) -> asyncio.Lock:
+        return self._locks.setdefault(room.table_id, asyncio.Lock())
+
+    async def _play(self, connection: _Connection, message: m.Start | m.Move) -> None:
+        """Start the game or make a move through the table's room, and send what it returns to everyone's live
+        connections; the room's refusal is raised as `ProtocolError`."""
+        player = connection.player
+        if player is None:
+            raise ProtocolError(HELLO_FIRST)
+        if connection.table is None:
+            raise ProtocolError(NO_TABLE)
+        room = self._room(connection.table)
+        async with self._lock(room):
+            out = room.start(player.id) if isinstance(message, m.Start) else room.move(player.id, message.action)
+            if isinstance(out, str):
+                raise ProtocolError(out)
+            await self._send(connection, out)
+        self._computers_go(room)
+
+    def _back(self, connection: _Connection) -> Answers:
+        """A player who said hello is back at each table they sit at: the others hear it, and at a game under
+        way the player gets the table, the game so far and their view."""
+        player = connection.player
+        assert player is not None
+        out: Answers = []
+        for table in self.store.tables_of(player.id):
+            room = self._room(table.id)
+            out.extend(room.connected(player.id, True))
+            if room.game is not None:
+                caught = room.catch_up(player.id, since=0)
+                out.extend(caught if isinstance(caught, list) else [])
+            if connection.table is None or room.game is not None:
+                connection.table = table.id
+        return out
+
+    def _computers_go(self, room: Room) -> None:
+        """Set the room's computer players moving if the game waits on one (one task per room, never two)."""
+        if room.due_computer() is None:
+            return
+        running = self._computers.get(room.table_id)
+        if running is not None and not running.done():
+            return
+        task = asyncio.get_running_loop().create_task(self._computers_play(room))
+        self._computers[room.table_id] = task
+        task.add_done_callback(self._computers_done)
+
+    async def _computers_play(self, room: Room) -> None:
+        """The computer players' moves, one after another at a person's pace, while the game waits on them."""
+        loop = asyncio.get_running_loop()
+        while room.due_computer() is not None:
+            await asyncio.sleep(self.limits.computer_pace)
+            async with self._lock(room):
+                if room.due_computer() is None:
+                    return
+                stamp, action = await loop.run_in_executor(None, room.computer_move)  # only reads the game
+                await self._send(None, room.apply_computer(stamp, action))
+
+    def _computers_done(self, task: asyncio.Task[None]) -> None:
+        for table, running in list(self._computers.items()):
+            if running is task:
+                del self._computers[table]
+        if not task.cancelled() and task.exception() is not None:
+            _log.error("A computer player could not move.", exc_info=task.exception())
 
     # ----------------------------------------------------------------- hello
     def _hello(self, connection: _Connection, hello: m.Hello) -> m.Message:
@@ -251,9 +358,14 @@ class Server:
                 creator_seated = True
             else:
                 seats.append(Seat())
-        return self.store.add_table(player.id, asked.rules, seats, public=asked.public)
+        table = self.store.add_table(player.id, asked.rules, seats, public=asked.public)
+        room = self._rooms[table.id] = Room(self.store, table, None)
+        room.connected(player.id, True)  # nobody else is at the table to hear it
+        return table
 
-    def _join(self, player: Player, reference: str) -> Table:
+    def _join(self, player: Player, reference: str) -> tuple[Table, Answers]:
+        """The table asked for, with the player seated (by its room, which writes the seat), and what the others
+        at the table are told."""
         if reference.isdigit():
             found = self.store.table(int(reference)) if len(reference) <= 18 else None
             if found is None or found.status is Status.OVER:
@@ -266,12 +378,19 @@ class Server:
                 raise ProtocolError(f"No table on this server has the code {reference}.")
         table = found
         if _seat_of(table, player) is not None:
-            return table
+            return table, []
         if table.status is not Status.OPEN:
             raise ProtocolError(f"Table {table.id} has begun; its seats are taken.")
         if not table.open_seats:
             raise ProtocolError(f"Table {table.id} has no seat open.")
-        return self.store.set_seat(table.id, table.open_seats[0], Seat(player.id, name=player.name))
+        room = self._room(table.id)
+        out = room.join(player.id)
+        if isinstance(out, str):
+            raise ProtocolError(out)
+        room.connected(player.id, True)  # the others were just told the player sat down; once is enough
+        seated = self.store.table(table.id)
+        assert seated is not None
+        return seated, [(to, message) for to, message in out if to != player.id]
 
     def _state(self, table: Table, player: Player) -> m.TableState:
         you = _seat_of(table, player)
@@ -285,7 +404,9 @@ class Server:
         return player is not None and player in self._by_player
 
     async def close_all(self) -> None:
-        """Close every connection, saying the server is stopping (on shutdown)."""
+        """Stop the computer players and close every connection, saying the server is stopping (on shutdown)."""
+        for task in list(self._computers.values()):
+            task.cancel()
         await asyncio.gather(*(c.socket.close(code=WSCloseCode.GOING_AWAY, message=b"The server is stopping.")
                                for c in list(self._connections)))
 

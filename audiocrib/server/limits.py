@@ -77,3 +77,5 @@ class Limits:
     """Tables not yet begun that one player may be the host of."""
     hello_seconds: float = 30.0
     """Time a new connection has to say hello before it is closed."""
+    computer_pace: float = 0.5
+    """Seconds a computer player waits before each move, so people hear one move before the next (0 in tests)."""
