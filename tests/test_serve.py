@@ -11,7 +11,7 @@ import signal
 import ssl
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ import pytest
 
 from audiocrib.cli import main
 from audiocrib.engine.actions import Action, Discard, Go, Play
-from audiocrib.engine.events import MatchWon, event_to_json
+from audiocrib.engine.events import Discarded, HandShown, MatchWon, event_to_json
 from audiocrib.engine.game import Phase
 from audiocrib.engine.viewcodec import view_to_json
 from audiocrib.engine.views import PlayerView
@@ -29,14 +29,16 @@ from audiocrib.online.messages import (
     Message,
     Move,
     News,
+    Notice,
     Refused,
     ViewOf,
     decode_from_server,
     encode,
 )
-from audiocrib.server.app import HELLO_FIRST, NO_TABLE, NOT_YET, TEXT_ONLY
+from audiocrib.server.app import CHAT_TOO_FAST, HELLO_FIRST, NO_TABLE, TEXT_ONLY
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
+from audiocrib.server.tables import UNDER_WAY
 from tests.test_cli_hostile import PROGRAM, assert_refused
 from tests.test_viewcodec import cards_in, known_by_deal, leaks
 
@@ -213,17 +215,131 @@ def test_tables_made_public_and_private_are_listed_and_joined(server: Running) -
     run(go())
 
 
-def test_ping_is_answered_and_what_is_not_wired_yet_is_refused(server: Running) -> None:
+def test_ping_is_answered_and_what_is_done_at_a_table_needs_one(server: Running) -> None:
     async def go() -> None:
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket:
             await ask(socket, hello("Fay"))
             assert await ask(socket, {"type": "ping", "number": 42}) == {"type": "pong", "number": 42}
             for message in ({"type": "chat", "text": "hi"}, {"type": "take_seat_back"}, {"type": "leave"},
-                            {"type": "give_seat", "seat": 1, "level": "easy"}):
-                assert refused(await ask(socket, message)) == NOT_YET
-            for message in ({"type": "start"}, {"type": "move", "action": {"kind": "go", "seat": 0}}):
+                            {"type": "give_seat", "seat": 1, "level": "easy"}, {"type": "start"},
+                            {"type": "move", "action": {"kind": "go", "seat": 0}}):
                 assert refused(await ask(socket, message)) == NO_TABLE
     run(go())
+
+
+async def until(socket: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` (those before it are passed over)."""
+    while True:
+        frame = await socket.receive(timeout=10)
+        assert frame.type is aiohttp.WSMsgType.TEXT, frame
+        decode_from_server(frame.data)
+        message: dict[str, Any] = json.loads(frame.data)
+        if message["type"] == kind:
+            return message
+
+
+async def received(socket: aiohttp.ClientWebSocketResponse, count: int) -> list[dict[str, Any]]:
+    return [json.loads((await socket.receive(timeout=10)).data) for _ in range(count)]
+
+
+# --- At the table: chat, leaving, seats given to computer players, the counting clock ------------------------------
+
+def test_people_at_a_table_chat_with_their_names_and_a_flood_is_refused(server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as uma, \
+                session.ws_connect(server.url) as vic, session.ws_connect(server.url) as wes:
+            for socket, name in ((uma, "Uma"), (vic, "Vic"), (wes, "Wes")):
+                await ask(socket, hello(name))
+            table = await ask(uma, create(False))
+            assert (await ask(vic, {"type": "join", "table": table["code"]}))["you"] == 1
+            assert (await until(uma, "notice"))["sentence"] == "Vic sits down at the table."
+            line = "<b>Hi</b> & <script>alert('x')</script> \u00e9t\u00e9"
+            await uma.send_str(json.dumps({"type": "chat", "text": line}))
+            said = {"type": "chat_from", "sender": "Uma", "text": line}
+            assert await received(uma, 1) == [said] and await received(vic, 1) == [said]  # the same characters
+            for number in range(7):
+                await vic.send_str(json.dumps({"type": "chat", "text": f"line {number}"}))
+            answers = await received(vic, 7)
+            lines = [a["text"] for a in answers if a["type"] == "chat_from"]
+            assert lines == [f"line {n}" for n in range(5)], answers
+            assert {refused(a) for a in answers if a["type"] != "chat_from"} == {CHAT_TOO_FAST}
+            assert [a["sender"] for a in answers if a["type"] == "chat_from"] == ["Vic"] * len(lines)
+            assert [a["text"] for a in await received(uma, len(lines))] == lines  # the refused ones went nowhere
+            # Wes, not at the table, heard none of it
+            assert await ask(wes, {"type": "ping", "number": 1}) == {"type": "pong", "number": 1}
+    run(go())
+
+
+def test_leaving_before_the_start_frees_the_seat_and_after_it_is_refused(server: Running) -> None:
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as xia, \
+                session.ws_connect(server.url) as yul, session.ws_connect(server.url) as zed:
+            for socket, name in ((xia, "Xia"), (yul, "Yul"), (zed, "Zed")):
+                await ask(socket, hello(name))
+            table = await ask(xia, create(False))
+            join = {"type": "join", "table": table["code"]}
+            await ask(yul, join)
+            assert (await until(xia, "notice"))["sentence"] == "Yul sits down at the table."
+            assert (await ask(yul, {"type": "leave"}))["type"] == "lobby_list"
+            assert (await until(xia, "notice"))["sentence"] == "Yul left the table."
+            assert refused(await ask(yul, {"type": "chat", "text": "still here?"})) == NO_TABLE
+            seated = await ask(zed, join)
+            assert seated["you"] == 1 and [s["name"] for s in seated["seats"]] == ["Xia", "Zed"]
+            await xia.send_str(json.dumps({"type": "start"}))
+            await until(zed, "view")
+            assert refused(await ask(zed, {"type": "leave"})) == UNDER_WAY
+    run(go())
+
+
+def test_an_absent_players_seat_is_played_by_a_computer_until_they_take_it_back(server: Running) -> None:
+    host, away = Client(), Client()
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as ava:
+            await ask(ava, hello("Ava"))
+            table = await ask(ava, {**create(False), "rules": {"players": 2, "target": 61}})
+            async with session.ws_connect(server.url) as bo:
+                token = (await ask(bo, hello("Bo")))["token"]
+                await ask(bo, {"type": "join", "table": table["code"]})
+                await ava.send_str(json.dumps({"type": "start"}))
+                await until(bo, "view")
+            await host.play(ava, until=lambda x: isinstance(x, Notice) and "lost the connection" in x.sentence)
+            await ava.send_str(json.dumps({"type": "give_seat", "seat": 0, "level": "easy"}))
+            assert refused(await until(ava, "refused")) == "Ava is here; only an absent player's seat can be given."
+            await ava.send_str(json.dumps({"type": "give_seat", "seat": 1, "level": "easy"}))
+            await host.play(ava, until=lambda x: isinstance(x, News) and any(
+                isinstance(e, Discarded) and e.seat == 1 for e in x.events))  # the computer laid away for Bo
+            async with session.ws_connect(server.url) as bo:
+                assert (await ask(bo, hello("Bo", token)))["name"] == "Bo"
+                await bo.send_str(json.dumps({"type": "give_seat", "seat": 0, "level": "easy"}))
+                assert refused(await until(bo, "refused")) == "Only the host can give a seat to a computer player."
+                await bo.send_str(json.dumps({"type": "take_seat_back"}))
+                await away.play(bo, until=lambda x: isinstance(x, Notice) and "own seat again" in x.sentence)
+                await asyncio.gather(host.play(ava), away.play(bo))  # the game goes on to its end
+    run(go())
+    assert host.won and away.won
+    assert not any("keeping your seat" in r for r in away.refusals), away.refusals
+    notices = [x.sentence for _, x in host.got if isinstance(x, Notice)]
+    assert notices[:3] == ["Bo sits down at the table.", "Bo has lost the connection; the table waits.",
+                           "A computer player of level easy plays for Bo until they are back."]
+    assert "Bo is back." in notices and "Bo plays their own seat again." in notices
+
+
+def test_the_servers_counting_clock_times_out_a_count_not_made(server: Running) -> None:
+    client = Client()
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as cal:
+            await ask(cal, hello("Cal"))
+            rules = {"players": 2, "target": 61, "manual_counting": True, "count_timer": 15}
+            await ask(cal, {**create(False, ("person", "easy")), "rules": rules})
+            await cal.send_str(json.dumps({"type": "start"}))
+            await client.play(cal, until=lambda x: isinstance(x, News) and any(
+                isinstance(e, HandShown) and e.seat == 0 for e in x.events))
+    run(go())
+    shown = [e for _, x in client.got if isinstance(x, News) for e in x.events if isinstance(e, HandShown)]
+    mine = [e for e in shown if e.seat == 0]
+    assert len(mine) == 1 and mine[0].timed_out and mine[0].claimed is None, shown
 
 
 # --- A game played through the server ------------------------------------------------------------------------------
@@ -250,9 +366,9 @@ class Client:
         self.refusals: list[str] = []
 
     async def play(self, socket: aiohttp.ClientWebSocketResponse, views: int | None = None,
-                   probe: bool = False) -> None:
-        """Read and answer until the match is won (or ``views`` more views came); with ``probe``, send a move for
-        the other seat and one out of turn once, each to be refused."""
+                   probe: bool = False, until: Callable[[Message], bool] | None = None) -> None:
+        """Read and answer until the match is won (or ``views`` more views came, or a message ``until`` picks
+        came); with ``probe``, send a move for the other seat and one out of turn once, each to be refused."""
         stop = None if views is None else self.views + views
         while not self.won and (stop is None or self.views < stop):
             frame = await socket.receive(timeout=20)
@@ -264,6 +380,8 @@ class Client:
             self.got.append((self.length, message))
             if isinstance(message, Refused):
                 self.refusals.append(message.sentence)
+            if until is not None and until(message):
+                return
             if not isinstance(message, ViewOf):
                 continue
             self.views += 1

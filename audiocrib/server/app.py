@@ -5,8 +5,8 @@ Each text frame is read by `audiocrib.online.messages.decode_from_client`; whate
 sentence, and a connection that keeps sending what is refused, or sends too fast, is closed with a reason. Each
 table has one `Room` (`audiocrib.server.room`), made when the table is made or first touched (loaded from the store
 after a restart); the room writes its seats and moves to the store, and the server sends what it returns to the
-players' live connections. `Start` and `Move` are played through the room, and the computer players move in one
-task per room. Leaving, chat and seats given to computer players are not wired yet: they are refused with `NOT_YET`.
+players' live connections. What happens at a table (start, moves, leaving, chat, seats given to computer players,
+the computer players' moves and the counting clock) is `audiocrib.server.tables`.
 
 Everything runs on one event loop, which owns the `Store` (one SQLite connection).
 """
@@ -29,18 +29,16 @@ from audiocrib.server.limits import Limits, TokenBucket
 from audiocrib.server.records import Player, Seat, Status, StoreError, Table
 from audiocrib.server.room import Outgoing, Room
 from audiocrib.server.store import Store
+from audiocrib.server.tables import NO_TABLE, Tables
 
-__all__ = ["NOT_YET", "PATH", "Server", "make_app"]
+__all__ = ["CHAT_TOO_FAST", "NO_TABLE", "PATH", "Server", "make_app"]
 
 PATH = "/play"
 """Where the WebSocket endpoint listens."""
-NOT_YET = ("That is not open on this server yet: games can be started and played, but not left, chatted at, or"
-           " handed to a computer player.")
-"""The answer to leaving, chat and seats given to computer players, until the rooms' other doors are wired in."""
-NO_TABLE = "You are not at a table; join one first."
+CHAT_TOO_FAST = "You are chatting too fast; wait a few seconds before the next line."
 HELLO_FIRST = "Say hello first: the first message on a connection is hello."
 TEXT_ONLY = "A message must be sent as text, not as binary data."
-PLAY_MESSAGES = (m.Leave, m.Chat, m.GiveSeat, m.TakeSeatBack)
+PLAY_MESSAGES = (m.Start, m.Move, m.Leave, m.GiveSeat, m.TakeSeatBack)
 Answers = list[tuple[int | None, m.Message]]
 """What to send after a message: ``(player id, message)`` pairs, None for the connection that sent it."""
 SERVER_KEY: web.AppKey[Server] = web.AppKey("server")
@@ -68,6 +66,7 @@ class _Connection:
     address: _Address
     messages: TokenBucket
     refusals: TokenBucket
+    chats: TokenBucket
     player: Player | None = None
     token: str | None = None
     table: int | None = None
@@ -88,9 +87,7 @@ class Server:
         self._connections: set[_Connection] = set()
         self._by_player: dict[int, _Connection] = {}
         self._closing: set[asyncio.Task[bool]] = set()
-        self._rooms: dict[int, Room] = {}
-        self._locks: dict[int, asyncio.Lock] = {}  # one per room: its moves and their sending, one at a time
-        self._computers: dict[int, asyncio.Task[None]] = {}
+        self.tables = Tables(store, self.limits, self._send_out)
 
     # ----------------------------------------------------------------- connections
     def _address(self, remote: str) -> _Address:
@@ -117,7 +114,8 @@ class Server:
         await socket.prepare(request)
         lim = self.limits
         connection = _Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
-                                 TokenBucket(lim.refusals_rate, lim.refusals_burst))
+                                 TokenBucket(lim.refusals_rate, lim.refusals_burst),
+                                 TokenBucket(lim.chat_rate, lim.chat_burst))
         address.open += 1
         self._connections.add(connection)
         try:
@@ -127,15 +125,8 @@ class Server:
             self._connections.discard(connection)
             if connection.player is not None and self._by_player.get(connection.player.id) is connection:
                 del self._by_player[connection.player.id]
-                await self._dropped(connection.player)
+                await self.tables.connected(connection.player.id, False)
         return socket
-
-    async def _dropped(self, player: Player) -> None:
-        """The player's connection is gone: each room they sit in tells the others."""
-        for room in list(self._rooms.values()):
-            if room.seat_of(player.id) is not None:
-                async with self._lock(room):
-                    await self._send(None, room.connected(player.id, False))
 
     async def _serve(self, connection: _Connection) -> None:
         socket = connection.socket
@@ -173,18 +164,36 @@ class Server:
             if frame.type is not WSMsgType.TEXT:
                 raise ProtocolError(TEXT_ONLY)
             message = m.decode_from_client(frame.data)
-            if isinstance(message, (m.Start, m.Move)):
-                await self._play(connection, message)
-                return
-            answers = self._answer(connection, message)
+            if isinstance(message, (*PLAY_MESSAGES, m.Chat)):
+                answers = await self._at_table(connection, message)
+            else:
+                answers = self._answer(connection, message)
         except (ProtocolError, StoreError) as error:
             if not connection.refusals.take():
                 raise _Disconnect("Too many refused messages.") from None
             answers = [(None, m.Refused(str(error)))]
         await self._send(connection, answers)
         if isinstance(message, m.Hello) and connection.player is not None:
-            for table in self.store.tables_of(connection.player.id):
-                self._computers_go(self._room(table.id))
+            self.tables.wake(connection.player.id)
+
+    async def _at_table(self, connection: _Connection, message: m.Message) -> Answers:
+        """What is done at the player's table, through `Tables`: the room's answers go out from there; leaving
+        is answered with the lobby."""
+        player = connection.player
+        if player is None:
+            raise ProtocolError(HELLO_FIRST)
+        if isinstance(message, m.Chat):
+            if connection.table is not None and not connection.chats.take():
+                raise ProtocolError(CHAT_TOO_FAST)
+            await self.tables.chat(player.id, player.name, connection.table, message.text)
+            return []
+        if await self.tables.act(player.id, connection.table, message):
+            connection.table = None
+            return [(None, self._lobby())]
+        return []
+
+    async def _send_out(self, answers: Outgoing) -> None:
+        await self._send(None, answers)
 
     async def _send(self, connection: _Connection | None, answers: Answers | Outgoing) -> None:
         """Send each answer to its player's live connection (``connection`` for None); a player not connected
@@ -200,7 +209,9 @@ class Server:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
         if isinstance(message, m.Hello):
             welcome = self._hello(connection, message)
-            return [(None, welcome), *self._back(connection)]
+            out, at = self.tables.back(connection.player.id) if connection.player else ([], None)
+            connection.table = at if at is not None else connection.table
+            return [(None, welcome), *out]
         if connection.player is None:
             raise ProtocolError(HELLO_FIRST)
         player = connection.player
@@ -219,81 +230,7 @@ class Server:
         if isinstance(message, m.Who):
             sitting = None if connection.table is None else self.store.table(connection.table)
             return [(None, self._lobby() if sitting is None else self._state(sitting, player))]
-        if isinstance(message, PLAY_MESSAGES):
-            raise ProtocolError(NOT_YET)
         raise ProtocolError("That type of message is not part of the protocol.")  # pragma: no cover
-
-    # ----------------------------------------------------------------- rooms and their play
-    def _room(self, table: int) -> Room:
-        """The table's room, loaded from the store the first time it is touched since the server started."""
-        room = self._rooms.get(table)
-        if room is None:
-            room = self._rooms[table] = Room.load(self.store, table)
-        return room
-
-    def _lock(self, room: Room) -> asyncio.Lock:
-        return self._locks.setdefault(room.table_id, asyncio.Lock())
-
-    async def _play(self, connection: _Connection, message: m.Start | m.Move) -> None:
-        """Start the game or make a move through the table's room, and send what it returns to everyone's live
-        connections; the room's refusal is raised as `ProtocolError`."""
-        player = connection.player
-        if player is None:
-            raise ProtocolError(HELLO_FIRST)
-        if connection.table is None:
-            raise ProtocolError(NO_TABLE)
-        room = self._room(connection.table)
-        async with self._lock(room):
-            out = room.start(player.id) if isinstance(message, m.Start) else room.move(player.id, message.action)
-            if isinstance(out, str):
-                raise ProtocolError(out)
-            await self._send(connection, out)
-        self._computers_go(room)
-
-    def _back(self, connection: _Connection) -> Answers:
-        """A player who said hello is back at each table they sit at: the others hear it, and at a game under
-        way the player gets the table, the game so far and their view."""
-        player = connection.player
-        assert player is not None
-        out: Answers = []
-        for table in self.store.tables_of(player.id):
-            room = self._room(table.id)
-            out.extend(room.connected(player.id, True))
-            if room.game is not None:
-                caught = room.catch_up(player.id, since=0)
-                out.extend(caught if isinstance(caught, list) else [])
-            if connection.table is None or room.game is not None:
-                connection.table = table.id
-        return out
-
-    def _computers_go(self, room: Room) -> None:
-        """Set the room's computer players moving if the game waits on one (one task per room, never two)."""
-        if room.due_computer() is None:
-            return
-        running = self._computers.get(room.table_id)
-        if running is not None and not running.done():
-            return
-        task = asyncio.get_running_loop().create_task(self._computers_play(room))
-        self._computers[room.table_id] = task
-        task.add_done_callback(self._computers_done)
-
-    async def _computers_play(self, room: Room) -> None:
-        """The computer players' moves, one after another at a person's pace, while the game waits on them."""
-        loop = asyncio.get_running_loop()
-        while room.due_computer() is not None:
-            await asyncio.sleep(self.limits.computer_pace)
-            async with self._lock(room):
-                if room.due_computer() is None:
-                    return
-                stamp, action = await loop.run_in_executor(None, room.computer_move)  # only reads the game
-                await self._send(None, room.apply_computer(stamp, action))
-
-    def _computers_done(self, task: asyncio.Task[None]) -> None:
-        for table, running in list(self._computers.items()):
-            if running is task:
-                del self._computers[table]
-        if not task.cancelled() and task.exception() is not None:
-            _log.error("A computer player could not move.", exc_info=task.exception())
 
     # ----------------------------------------------------------------- hello
     def _hello(self, connection: _Connection, hello: m.Hello) -> m.Message:
@@ -359,7 +296,8 @@ class Server:
             else:
                 seats.append(Seat())
         table = self.store.add_table(player.id, asked.rules, seats, public=asked.public)
-        room = self._rooms[table.id] = Room(self.store, table, None)
+        room = Room(self.store, table, None)
+        self.tables.add(room)
         room.connected(player.id, True)  # nobody else is at the table to hear it
         return table
 
@@ -383,7 +321,7 @@ class Server:
             raise ProtocolError(f"Table {table.id} has begun; its seats are taken.")
         if not table.open_seats:
             raise ProtocolError(f"Table {table.id} has no seat open.")
-        room = self._room(table.id)
+        room = self.tables.room(table.id)
         out = room.join(player.id)
         if isinstance(out, str):
             raise ProtocolError(out)
@@ -405,8 +343,7 @@ class Server:
 
     async def close_all(self) -> None:
         """Stop the computer players and close every connection, saying the server is stopping (on shutdown)."""
-        for task in list(self._computers.values()):
-            task.cancel()
+        self.tables.close()
         await asyncio.gather(*(c.socket.close(code=WSCloseCode.GOING_AWAY, message=b"The server is stopping.")
                                for c in list(self._connections)))
 

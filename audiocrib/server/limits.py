@@ -77,5 +77,9 @@ class Limits:
     """Tables not yet begun that one player may be the host of."""
     hello_seconds: float = 30.0
     """Time a new connection has to say hello before it is closed."""
+    chat_rate: float = 0.5
+    """Chat lines a second one connection may send (one every two seconds), on average..."""
+    chat_burst: int = 5
+    """...and at once; a line over the limit is refused with a sentence (and counts as a refused message)."""
     computer_pace: float = 0.5
     """Seconds a computer player waits before each move, so people hear one move before the next (0 in tests)."""

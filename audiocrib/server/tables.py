@@ -1,0 +1,201 @@
+"""The server's tables at play: each table's room, its lock, and its task that keeps the computer players moving
+and the counting clock running; starting, moves, leaving, chat and seats given to computer players.
+
+`Tables` is the network side's part for what happens at a table. It knows players by id, not connections: what a
+room returns is handed to ``send``, which delivers each message to its player's live connection (a player not
+connected misses it and catches up when back). A refusal is raised as `ProtocolError` with its one sentence.
+
+The counting clock is the server's: when the game waits on a person's manual count and the table's rules have a
+``count_timer``, the room's clock task waits that many seconds on the server's own (monotonic) clock and then
+calls `Room.count_timeout` with the log's length it started at; a count made in time moves the log on, so the
+timeout finds the game elsewhere and does nothing (and the waiting task is cancelled at once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from audiocrib.online import messages as m
+from audiocrib.online.fields import ProtocolError
+from audiocrib.server.limits import Limits
+from audiocrib.server.records import Status
+from audiocrib.server.room import Outgoing, Room
+from audiocrib.server.store import Store
+
+__all__ = ["NO_TABLE", "UNDER_WAY", "Tables"]
+
+NO_TABLE = "You are not at a table; join one first."
+UNDER_WAY = ("The game is under way, so your seat stays yours; the host can give it to a computer player while you"
+             " are away.")
+"""The answer to leaving a table whose game has begun."""
+Send = Callable[[Outgoing], Awaitable[None]]
+_log = logging.getLogger(__name__)
+
+
+class Tables:
+    """The rooms of ``store``'s tables, loaded as they are touched, and each room's computer and clock tasks."""
+
+    def __init__(self, store: Store, limits: Limits, send: Send) -> None:
+        self.store = store
+        self.limits = limits
+        self._send = send
+        self._rooms: dict[int, Room] = {}
+        self._locks: dict[int, asyncio.Lock] = {}  # one per room: its moves and their sending, one at a time
+        self._computers: dict[int, asyncio.Task[None]] = {}
+        self._clocks: dict[int, tuple[int, asyncio.Task[None]]] = {}  # table -> (log's length, its clock)
+
+    def room(self, table: int) -> Room:
+        """The table's room, loaded from the store the first time it is touched since the server started."""
+        room = self._rooms.get(table)
+        if room is None:
+            room = self._rooms[table] = Room.load(self.store, table)
+        return room
+
+    def add(self, room: Room) -> None:
+        """A room made with its table."""
+        self._rooms[room.table_id] = room
+
+    def _lock(self, room: Room) -> asyncio.Lock:
+        return self._locks.setdefault(room.table_id, asyncio.Lock())
+
+    def _at(self, table: int | None) -> Room:
+        if table is None:
+            raise ProtocolError(NO_TABLE)
+        return self.room(table)
+
+    # ----------------------------------------------------------------- what a person does at the table
+    async def act(self, player: int, table: int | None, message: m.Message) -> bool:
+        """Start, move, leave, give a seat or take it back at the player's table, sending what the room returns;
+        True if the player has left the table. The room's refusal is raised as `ProtocolError`."""
+        room = self._at(table)
+        async with self._lock(room):
+            if isinstance(message, m.Start):
+                out = room.start(player)
+            elif isinstance(message, m.Move):
+                out = room.move(player, message.action)
+            elif isinstance(message, m.Leave):
+                out = UNDER_WAY if room.status is not Status.OPEN and room.seat_of(player) is not None else \
+                    room.leave(player)
+            elif isinstance(message, m.GiveSeat):
+                out = room.give_seat(player, message.seat, message.level)
+            elif isinstance(message, m.TakeSeatBack):
+                out = room.take_seat_back(player)
+            else:  # pragma: no cover - the caller sends only these
+                raise TypeError(message)
+            if isinstance(out, str):
+                raise ProtocolError(out)
+            await self._send(out)
+        self.go(room)
+        return isinstance(message, m.Leave)
+
+    async def chat(self, sender: int, name: str, table: int | None, text: str) -> None:
+        """The line to every connected person at the sender's table, the sender included; never stored."""
+        room = self._at(table)
+        if room.seat_of(sender) is None:
+            raise ProtocolError(NO_TABLE)
+        said = m.ChatFrom(name, text)
+        await self._send([(person, said) for person in room.people()])
+
+    async def connected(self, player: int, up: bool) -> None:
+        """The player's connection is up or down: each room they sit in that is loaded tells the others."""
+        for room in list(self._rooms.values()):
+            if room.seat_of(player) is not None:
+                async with self._lock(room):
+                    await self._send(room.connected(player, up))
+
+    def back(self, player: int) -> tuple[Outgoing, int | None]:
+        """A player who said hello is back at each table they sit at: the others hear it, and at a game under
+        way the player gets the table, the game so far and their view. Also the table to be at (or None)."""
+        out: Outgoing = []
+        at: int | None = None
+        for table in self.store.tables_of(player):
+            room = self.room(table.id)
+            out.extend(room.connected(player, True))
+            if room.game is not None:
+                caught = room.catch_up(player, since=0)
+                out.extend(caught if isinstance(caught, list) else [])
+            if at is None or room.game is not None:
+                at = table.id
+        return out, at
+
+    def wake(self, player: int) -> None:
+        """Set going whatever waits at the player's tables (after a restart, rooms wake as people come back)."""
+        for table in self.store.tables_of(player):
+            self.go(self.room(table.id))
+
+    # ----------------------------------------------------------------- the rooms' tasks
+    def go(self, room: Room) -> None:
+        """Set the room's computer players moving if the game waits on one (one task per room, never two), and
+        its counting clock running if it waits on a person's count with a timer (or stop a clock no longer due)."""
+        self._clock(room)
+        if room.due_computer() is None:
+            return
+        running = self._computers.get(room.table_id)
+        if running is not None and not running.done():
+            return
+        task = asyncio.get_running_loop().create_task(self._computers_play(room))
+        self._computers[room.table_id] = task
+        task.add_done_callback(self._done)
+
+    async def _computers_play(self, room: Room) -> None:
+        """The computer players' moves, one after another at a person's pace, while the game waits on them."""
+        loop = asyncio.get_running_loop()
+        while room.due_computer() is not None:
+            await asyncio.sleep(self.limits.computer_pace)
+            async with self._lock(room):
+                if room.due_computer() is None:
+                    return
+                stamp, action = await loop.run_in_executor(None, room.computer_move)  # only reads the game
+                await self._send(room.apply_computer(stamp, action))
+            self._clock(room)
+
+    def _clock(self, room: Room) -> None:
+        stamp = _count_due(room)
+        held = self._clocks.get(room.table_id)
+        if held is not None and held[0] == stamp and not held[1].done():
+            return
+        if held is not None:
+            del self._clocks[room.table_id]
+            if held[1] is not asyncio.current_task():
+                held[1].cancel()
+        if stamp is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._count_clock(room, stamp))
+        self._clocks[room.table_id] = stamp, task
+        task.add_done_callback(self._done)
+
+    async def _count_clock(self, room: Room, stamp: int) -> None:
+        """Wait the table's counting time, then the count not made in time is the timer's."""
+        assert room.game is not None and room.game.rules.count_timer is not None
+        await asyncio.sleep(room.game.rules.count_timer)
+        async with self._lock(room):
+            await self._send(room.count_timeout(stamp))
+        self.go(room)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        for table, running in list(self._computers.items()):
+            if running is task:
+                del self._computers[table]
+        for table, (_, clock) in list(self._clocks.items()):
+            if clock is task:
+                del self._clocks[table]
+        if not task.cancelled() and task.exception() is not None:
+            _log.error("A table's task failed.", exc_info=task.exception())
+
+    def close(self) -> None:
+        """Stop every room's tasks (on shutdown)."""
+        for task in [*self._computers.values(), *(clock for _, clock in self._clocks.values())]:
+            task.cancel()
+
+
+def _count_due(room: Room) -> int | None:
+    """The log's length if the game waits on a person's manual count and the rules time it, else None."""
+    game = room.game
+    if game is None or game.over or game.counting is None or game.rules.count_timer is None:
+        return None
+    seat = game.counting[0]
+    if room.computer_at(seat) is not None or seat not in game.waiting_for():
+        return None
+    return len(game.events)
