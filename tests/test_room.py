@@ -287,6 +287,63 @@ def test_a_seat_given_to_a_computer_player_and_taken_back(tmp_path: Path) -> Non
     check_received(game, room, people)
 
 
+def test_a_seat_given_to_a_computer_player_and_the_move_limit_are_kept_over_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    store = Store(path)
+    ann, bob = (store.add_player(name)[0].id for name in NAMES[:2])
+    room = Room.create(store, ann, Rules(players=3, target=61, manual_counting=True), ("person", "person", "easy"),
+                       move_limit=45)
+    people = {ann: Person(ann), bob: Person(bob)}
+    deliver(store, room, people, room.join(bob))
+    deliver(store, room, people, room.connected(ann, True))
+    deliver(store, room, people, room.start(ann))
+    deliver(store, room, people, room.give_seat(ann, 1, "medium"))
+    store.close()  # the server is stopped (or killed: the seat was written before anyone heard of it)
+
+    store = Store(path)
+    room = Room.load(store, room.table_id)
+    assert room.move_limit == 45 and room.computer_at(1) == "medium" and room.summary().computers == 2
+    state = room.table_state(ann)
+    assert isinstance(state, TableState) and state.move_limit == 45
+    assert state.seats[1] == SeatState("Bob", "medium", False)
+    people = {ann: Person(ann), bob: Person(bob)}
+    deliver(store, room, people, room.connected(ann, True))
+    deliver(store, room, people, room.catch_up(ann))
+    rng = random.Random(8)
+    kept = 0
+    while room.playing and kept < 8:  # the computer player goes on making Bob's moves
+        if room.due_computer() == 1:
+            kept += 1
+            assert room.game is not None
+            action = choice(room.game.view(1), rng)
+            assert action is not None
+            assert room.move(bob, action) == "A computer player is keeping your seat; take it back first."
+        step(store, room, people, rng)
+    assert kept == 8
+    deliver(store, room, people, room.connected(bob, True))
+    deliver(store, room, people, room.catch_up(bob))
+    deliver(store, room, people, room.take_seat_back(bob))
+    store.close()
+
+    store = Store(path)
+    try:
+        room = Room.load(store, room.table_id)
+        assert room.computer_at(1) is None and room.summary().computers == 1 and room.move_limit == 45
+        assert room.take_seat_back(bob) == "No computer player is keeping a seat of yours."
+        people = {ann: Person(ann), bob: Person(bob)}
+        for player_id in people:
+            deliver(store, room, people, room.connected(player_id, True))
+            deliver(store, room, people, room.catch_up(player_id))
+        while room.playing:
+            assert room.due_computer() in (None, 2)
+            step(store, room, people, rng)
+        game = store.game(room.table_id)
+        assert room.game is not None and game.events == room.game.events
+        check_received(game, room, people)
+    finally:
+        store.close()
+
+
 def test_joining_leaving_and_starting(tmp_path: Path) -> None:
     with Store(tmp_path / "server.sqlite3") as store:
         ann, bob, cy, dee = (store.add_player(name)[0] for name in ("Ann", "Bob", "Cy", "Easy"))

@@ -22,6 +22,7 @@ from audiocrib.engine.errors import SaveError
 from audiocrib.engine.events import event_to_json
 from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
+from audiocrib.server import store as store_module
 from audiocrib.server.records import CODE_DIGITS, CODE_LETTERS
 from audiocrib.server.store import SCHEMA_VERSION, Seat, Status, Store, StoreError, Table
 from tests.helpers import TABLES, random_action
@@ -194,6 +195,74 @@ def test_a_table_is_refused_with_a_sentence_when_it_does_not_fit(tmp_path: Path)
         with pytest.raises(StoreError, match=r"^The host of a table must be a player of this server\.$"):
             store.add_table(999, Rules(), [Seat(), Seat()])
         assert store.tables() == []
+
+
+def test_a_move_limit_and_a_seat_kept_by_a_computer_player_survive_a_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    with Store(path) as store:
+        ann, _ = store.add_player("Ann")
+        bob, _ = store.add_player("Bob")
+        seats = [Seat(ann.id, name="Ann"), Seat(bob.id, name="Bob"), Seat(computer="easy", name="Easy")]
+        for wrong in (0, -5, True, "60", 1.5, 2**40):
+            with pytest.raises(StoreError, match=r"^A move time limit is a whole number of seconds\.$"):
+                store.add_table(ann.id, Rules(players=3), seats, move_limit=wrong)  # type: ignore[arg-type]
+        with pytest.raises(StoreError, match=r"^A computer player can keep a seat only once the game is on\.$"):
+            store.add_table(ann.id, Rules(players=3), [Seat(ann.id, name="Ann", stand_in="easy"), *seats[1:]])
+        with pytest.raises(StoreError, match=r"^A computer player can keep only a person's seat\.$"):
+            Seat(computer="easy", name="Easy", stand_in="hard")
+        table = store.add_table(ann.id, Rules(players=3), seats, move_limit=90)
+        untimed = store.add_table(ann.id, Rules(), [Seat(ann.id, name="Ann"), Seat()])
+        assert table.move_limit == 90 and untimed.move_limit is None
+        with pytest.raises(StoreError, match=rf"^Table {table.id} is not playing\.$"):
+            store.set_stand_in(table.id, 1, "medium")
+        store.start(table.id)
+        for index in (2, 3, -1, "1"):
+            with pytest.raises(StoreError, match=r"^Only a person's seat can be kept by a computer player\.$"):
+                store.set_stand_in(table.id, index, "medium")  # type: ignore[arg-type]
+        with pytest.raises(StoreError, match=r"^There is no computer player of that level\.$"):
+            store.set_stand_in(table.id, 1, "")
+        assert store.table(table.id) == dataclasses.replace(table, status=Status.PLAYING)
+        kept = store.set_stand_in(table.id, 1, "medium")
+        assert kept.seats[1] == Seat(bob.id, name="Bob", stand_in="medium") and kept.seats[0].stand_in is None
+    with Store(path) as store:
+        reopened = store.table(table.id)
+        assert reopened == kept and reopened is not None and reopened.move_limit == 90
+        assert store.table(untimed.id).move_limit is None  # type: ignore[union-attr]
+        assert store.set_stand_in(table.id, 1, None).seats[1] == Seat(bob.id, name="Bob")
+    with Store(path) as store:
+        assert store.table(table.id).seats[1].stand_in is None  # type: ignore[union-attr]
+
+
+def test_a_file_of_version_one_is_brought_up_to_date_and_a_newer_one_refused(tmp_path: Path) -> None:
+    fresh, old = tmp_path / "fresh.sqlite3", tmp_path / "old.sqlite3"
+    Store(fresh).close()
+    raw = sqlite3.connect(old)  # a file as the first version of the store left it, with a table in it
+    raw.executescript(store_module._SCHEMA)
+    raw.execute("INSERT INTO players VALUES (1, 'Ann', 'ann', x'00', 0)")
+    raw.execute("INSERT INTO tables VALUES (1, 'K4R7W2', 1, 1, ?, 1, 'playing', 7, 0)",
+                (json.dumps(Rules().to_json()),))
+    raw.execute("INSERT INTO seats VALUES (1, 0, 1, NULL, 'Ann'), (1, 1, NULL, 'easy', 'Easy')")
+    raw.execute("PRAGMA user_version = 1")
+    raw.commit()
+    raw.close()
+    with Store(old) as store:
+        table = store.table(1)
+        assert table is not None and table.move_limit is None and table.status is Status.PLAYING
+        assert table.seats == (Seat(1, name="Ann"), Seat(computer="easy", name="Easy"))
+        assert store.set_stand_in(1, 0, "hard").seats[0].stand_in == "hard"
+    layouts = []
+    for path in (fresh, old):
+        raw = sqlite3.connect(path)
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        layouts.append(sorted(raw.execute("SELECT type, name, sql FROM sqlite_schema")))
+        raw.close()
+    assert layouts[0] == layouts[1]  # brought up to date, an old file is laid out as a new one
+    raw = sqlite3.connect(old)
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    raw.commit()
+    raw.close()
+    with pytest.raises(StoreError, match=r"^This server's data is from another version of audiocrib\.$"):
+        Store(old)
 
 
 def test_join_codes_are_unique_and_of_the_promised_alphabet(tmp_path: Path) -> None:

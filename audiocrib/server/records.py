@@ -77,16 +77,20 @@ class Player:
 class Seat:
     """One seat of a table: a person's player id, a computer player's level, or neither (open for a person).
 
-    ``name`` is what the game calls the seat (the person's name, or the computer player's).
+    ``name`` is what the game calls the seat (the person's name, or the computer player's). ``stand_in`` is the
+    level of a computer player keeping a person's seat while they are away (`Store.set_stand_in`), or None.
     """
 
     player: int | None = None
     computer: str | None = None
     name: str = ""
+    stand_in: str | None = None
 
     def __post_init__(self) -> None:
         if self.player is not None and self.computer is not None:
             raise StoreError("A seat holds a person or a computer player, not both.")
+        if self.stand_in is not None and self.player is None:
+            raise StoreError("A computer player can keep only a person's seat.")
 
     @property
     def open(self) -> bool:
@@ -106,6 +110,8 @@ class Table:
     seats: tuple[Seat, ...]
     status: Status
     auto_go: bool = True
+    move_limit: int | None = None
+    """The seconds a person has for a move before a computer player keeps their seat, or None for no limit."""
 
     @property
     def open_seats(self) -> tuple[int, ...]:

@@ -8,8 +8,10 @@ view; never another seat's hidden cards, never the seed.
 
 The game's seats never change once it has begun: a person's seat given to a computer player (`give_seat`) is
 played by it from that seat's own view until the person takes it back (`take_seat_back`); the seat still counts by
-hand as the person's did. A computer player's random source is set afresh from the game's seed, the seat and the
-number of events before each move (as offline), so a server started again makes the same choices.
+hand as the person's did. Which computer player keeps which seat is written to the store before anyone hears of
+it, so a room loaded after a restart goes on playing those seats. A computer player's random source is set afresh
+from the game's seed, the seat and the number of events before each move (as offline), so a server started again
+makes the same choices.
 
 >>> from audiocrib.engine.rules import Rules
 >>> from audiocrib.server.store import Store
@@ -58,12 +60,10 @@ Outgoing = list[tuple[int, Message]]
 class Room:
     """The table ``table`` of ``store``, with its game once begun (``game``: for tests and tools; never sent)."""
 
-    def __init__(self, store: Store, table: Table, game: Game | None, move_limit: int | None = None) -> None:
+    def __init__(self, store: Store, table: Table, game: Game | None) -> None:
         self._store = store
         self._table = table
         self.game = game
-        self.move_limit = move_limit
-        self._stand_ins: dict[int, str] = {}  # a person's seat -> the level of the computer player keeping it
         self._connected: set[int] = set()
         self._players: dict[tuple[int, str], Player] = {}
 
@@ -81,20 +81,19 @@ class Room:
         records = [Seat(host, name=player.name) if i == first else
                    Seat() if kind == PERSON else Seat(computer=kind, name=kind.capitalize())
                    for i, kind in enumerate(seats)]
-        table = store.add_table(host, rules, records, public, auto_go)
-        return cls(store, table, None, move_limit)
+        table = store.add_table(host, rules, records, public, auto_go, move_limit)
+        return cls(store, table, None)
 
     @classmethod
-    def load(cls, store: Store, table_id: int, move_limit: int | None = None) -> Room:
-        """The room of a table already in the store (after a restart): its seats from the store, its game
-        rebuilt and checked by `Store.game`. Raises `StoreError` for no such table, `SaveError` for a damaged log.
-
-        Seats given to computer players are not in the store: they are back with their people."""
+    def load(cls, store: Store, table_id: int) -> Room:
+        """The room of a table already in the store (after a restart): its seats (and the computer players
+        keeping people's seats) and move time limit from the store, its game rebuilt and checked by `Store.game`.
+        Raises `StoreError` for no such table, `SaveError` for a damaged log."""
         table = store.table(table_id)
         if table is None:
             raise StoreError("There is no such table.")
         game = store.game(table_id) if store.length(table_id) else None
-        return cls(store, table, game, move_limit)
+        return cls(store, table, game)
 
     # ------------------------------------------------------------ facts
     @property
@@ -118,6 +117,11 @@ class Room:
         return self._table.status
 
     @property
+    def move_limit(self) -> int | None:
+        """The seconds a person has for a move (kept with the table), or None for no limit."""
+        return self._table.move_limit
+
+    @property
     def host(self) -> int:
         """The host's player id."""
         return self._table.host
@@ -136,7 +140,7 @@ class Room:
     def summary(self) -> TableSummary:
         """The table as the lobby lists it."""
         host = self._store.player(self._table.host)
-        computers = sum(seat.computer is not None for seat in self._table.seats) + len(self._stand_ins)
+        computers = sum(seat.computer is not None or seat.stand_in is not None for seat in self._table.seats)
         return TableSummary(self._table.id, host.name if host else "Nobody", self._table.rules,
                             len(self._table.open_seats), computers, self._table.status is not Status.OPEN)
 
@@ -146,12 +150,11 @@ class Room:
         if you is None:
             return "You are not at this table."
         seats = []
-        for index, seat in enumerate(self._table.seats):
-            stand_in = self._stand_ins.get(index)
+        for seat in self._table.seats:
             if seat.computer is not None:
                 seats.append(SeatState(None, seat.computer, True))
             else:
-                seats.append(SeatState(seat.name or None, stand_in, seat.player in self._connected))
+                seats.append(SeatState(seat.name or None, seat.stand_in, seat.player in self._connected))
         return TableState(self._table.id, None if self._table.public else self._table.code,
                           self.seat_of(self._table.host) or 0, you, self._table.rules, tuple(seats),
                           self._table.status is not Status.OPEN, self.move_limit)
@@ -290,9 +293,11 @@ class Room:
             return "There is no computer player of that level."
         if not self.playing or not 0 <= seat < len(self._table.seats) or self._table.seats[seat].player is None:
             return "Only a person's seat can be given to a computer player while the game is on."
-        if self._stand_ins.get(seat) == level:
+        if self._table.seats[seat].stand_in == level:
             return "A computer player of that level has the seat already."
-        self._stand_ins[seat] = level
+        refused = self._set_stand_in(seat, level)
+        if refused:
+            return refused
         name = self._table.seats[seat].name
         return self._to_all(Notice(f"A computer player of level {level} plays for {name} until they are back."),
                             states=True)
@@ -300,17 +305,28 @@ class Room:
     def take_seat_back(self, player_id: int) -> Outgoing | str:
         """The person takes back the seat a computer player kept; they get their view."""
         seat = self.seat_of(player_id)
-        if seat is None or seat not in self._stand_ins:
+        if seat is None or self._table.seats[seat].stand_in is None:
             return "No computer player is keeping a seat of yours."
-        del self._stand_ins[seat]
+        refused = self._set_stand_in(seat, None)
+        if refused:
+            return refused
         assert self.game is not None
         name = self._table.seats[seat].name
         return [*self._to_all(Notice(f"{name} plays their own seat again."), states=True),
                 (player_id, ViewOf(self.game.view(seat)))]
 
+    def _set_stand_in(self, seat: int, level: str | None) -> str | None:
+        """Write who keeps ``seat`` (committed before anyone hears of it); a sentence if it could not be kept."""
+        try:
+            self._table = self._store.set_stand_in(self._table.id, seat, level)
+        except (StoreError, sqlite3.Error):
+            self._table = self._refreshed()  # as written: nobody heard of the change
+            return "The server could not keep that change to the seat; please ask again."
+        return None
+
     def computer_at(self, seat: int) -> str | None:
         """The level of the computer player at ``seat`` (its own, or keeping a person's seat), or None."""
-        return self._table.seats[seat].computer or self._stand_ins.get(seat)
+        return self._table.seats[seat].computer or self._table.seats[seat].stand_in
 
     # ------------------------------------------------------------ moves
     def move(self, player_id: int, action: Action) -> Outgoing | str:
@@ -328,7 +344,7 @@ class Room:
             return "That is not something a player can do."
         if action.seat != seat:
             return "You can make moves only for your own seat."
-        if seat in self._stand_ins:
+        if self._table.seats[seat].stand_in is not None:
             return "A computer player is keeping your seat; take it back first."
         return self._apply(action)
 

@@ -53,8 +53,9 @@ from audiocrib.server.records import (
 
 __all__ = ["SCHEMA_VERSION", "Player", "Seat", "Status", "Store", "StoreError", "Table"]
 
-SCHEMA_VERSION = 1
-"""The layout of the file (SQLite's ``user_version``); a file of another version is refused, never changed."""
+SCHEMA_VERSION = 2
+"""The layout of the file (SQLite's ``user_version``). A file of an older version is brought up to this one when it
+is opened (`_MIGRATIONS`, in the same transaction); a newer or unknown one is refused, never changed."""
 
 _SCHEMA = """
 CREATE TABLE players (
@@ -102,8 +103,19 @@ BEGIN SELECT RAISE(ABORT, 'events are appended in order'); END;
 CREATE TRIGGER events_kept BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are never changed'); END;
 """
+"""Version 1 of the file; a new file is made as version 1, then brought up to date like an old one, so the two
+never differ."""
 
-_TABLE_COLUMNS = "id, code, host, public, rules, auto_go, status"
+_MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # 1 -> 2: the move time limit kept with its table, and the computer player keeping a person's seat
+        "ALTER TABLE tables ADD COLUMN move_limit INTEGER"
+        " CHECK (move_limit IS NULL OR (typeof(move_limit) = 'integer' AND move_limit > 0))",
+        "ALTER TABLE seats ADD COLUMN stand_in TEXT CHECK (stand_in IS NULL OR player IS NOT NULL)",
+    ),
+)
+"""``_MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""
+
+_TABLE_COLUMNS = "id, code, host, public, rules, auto_go, status, move_limit"
 
 
 class Store:
@@ -133,9 +145,13 @@ class Store:
                 for statement in _SCHEMA.split(";\n"):  # one by one: executescript would commit midway
                     if statement.strip():
                         self._db.execute(statement)
-                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            elif version != SCHEMA_VERSION:
+                version = 1
+            elif not 1 <= version <= SCHEMA_VERSION:
                 raise StoreError("This server's data is from another version of audiocrib.")
+            for statements in _MIGRATIONS[version - 1:]:
+                for statement in statements:
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def close(self) -> None:
         """Close the file (everything written is on disk already)."""
@@ -196,19 +212,22 @@ class Store:
 
     # ----------------------------------------------------------------- tables
     def add_table(self, host: int, rules: Rules, seats: Sequence[Seat], public: bool = True,
-                  auto_go: bool = True) -> Table:
-        """A new open table set up by ``host``, with a fresh join code and a secret seed."""
+                  auto_go: bool = True, move_limit: int | None = None) -> Table:
+        """A new open table set up by ``host``, with a fresh join code and a secret seed; ``move_limit`` is the
+        seconds a person has for a move (None: no limit), kept with the table."""
         if len(seats) != rules.players:
             raise StoreError(f"This table needs {rules.players} seats, not {len(seats)}.")
+        if move_limit is not None and not (type(move_limit) is int and 0 < move_limit < 2**31):
+            raise StoreError("A move time limit is a whole number of seconds.")
         with self._writing():
             if self.player(host) is None:
                 raise StoreError("The host of a table must be a player of this server.")
             code = self._free_code()
             cursor = self._db.execute(
-                "INSERT INTO tables (code, host, public, rules, auto_go, status, seed, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (code, host, public, rules, auto_go, status, seed, created, move_limit)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (code, host, public, json.dumps(rules.to_json()), auto_go, Status.OPEN, secrets.randbits(63),
-                 time.time()),
+                 time.time(), move_limit),
             )
             assert cursor.lastrowid is not None
             for index, seat in enumerate(seats):
@@ -225,6 +244,8 @@ class Store:
         raise StoreError("The server has too many open tables to make another.")
 
     def _write_seat(self, table: int, index: int, seat: Seat, new: bool = False) -> None:
+        if seat.stand_in is not None:  # kept by `set_stand_in` alone, once the game is on
+            raise StoreError("A computer player can keep a seat only once the game is on.")
         if seat.player is not None and self.player(seat.player) is None:
             raise StoreError("A seat can be taken only by a player of this server.")
         sql = ("INSERT INTO seats (player, computer, name, table_id, seat) VALUES (?, ?, ?, ?, ?)" if new else
@@ -240,6 +261,24 @@ class Store:
             if not 0 <= index < Rules.from_json(json.loads(found["rules"])).players:
                 raise StoreError(f"Table {table} has no seat {index + 1}.")
             self._write_seat(table, index, seat)
+        updated = self.table(table)
+        assert updated is not None
+        return updated
+
+    def set_stand_in(self, table: int, index: int, level: str | None) -> Table:
+        """Have a computer player of ``level`` keep the person's seat ``index`` of a playing table, or (None) give
+        it back to its person; kept over a restart until it is given back."""
+        if level is not None and (not isinstance(level, str) or not level):
+            raise StoreError("There is no computer player of that level.")
+        with self._writing():
+            found = self._table_row(table)
+            if Status(found["status"]) is not Status.PLAYING:
+                raise StoreError(f"Table {table} is not playing.")
+            seat = self._db.execute("SELECT player FROM seats WHERE table_id = ? AND seat = ?",
+                                    (table, index)).fetchone() if type(index) is int else None
+            if seat is None or seat[0] is None:
+                raise StoreError("Only a person's seat can be kept by a computer player.")
+            self._db.execute("UPDATE seats SET stand_in = ? WHERE table_id = ? AND seat = ?", (level, table, index))
         updated = self.table(table)
         assert updated is not None
         return updated
@@ -278,11 +317,11 @@ class Store:
         return [self._record(row) for row in rows]
 
     def _record(self, row: Sequence[Any]) -> Table:
-        table_id, code, host, public, rules, auto_go, status = row
-        seats = tuple(Seat(player, computer, name) for player, computer, name in self._db.execute(
-            "SELECT player, computer, name FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)))
+        table_id, code, host, public, rules, auto_go, status, move_limit = row
+        seats = tuple(Seat(*seat) for seat in self._db.execute(
+            "SELECT player, computer, name, stand_in FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)))
         return Table(table_id, code, host, bool(public), Rules.from_json(json.loads(rules)), seats, Status(status),
-                     bool(auto_go))
+                     bool(auto_go), move_limit)
 
     def _table_row(self, table: int) -> sqlite3.Row:
         if not _is_id(table):
