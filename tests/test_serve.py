@@ -190,7 +190,8 @@ def test_tables_made_public_and_private_are_listed_and_joined(server: Running) -
             public = await ask(dan, create(True, ("person", "easy", "person")))
             assert public["type"] == "table" and public["code"] is None and public["you"] == 0
             assert [s["name"] for s in public["seats"]] == ["Dan", "Easy", None]
-            private = await ask(dan, create(False))
+            private = await ask(dan, {**create(False), "move_limit": 60})
+            assert private["move_limit"] == 60 and public["move_limit"] is None  # kept with the table
             code = private["code"]
             assert len(code) == 6 and private["number"] != public["number"]
             lobby = await ask(eve, {"type": "lobby"})

@@ -295,7 +295,7 @@ class Server:
                 creator_seated = True
             else:
                 seats.append(Seat())
-        table = self.store.add_table(player.id, asked.rules, seats, public=asked.public)
+        table = self.store.add_table(player.id, asked.rules, seats, public=asked.public, move_limit=asked.move_limit)
         room = Room(self.store, table, None)
         self.tables.add(room)
         room.connected(player.id, True)  # nobody else is at the table to hear it
@@ -336,7 +336,7 @@ class Server:
         seats = tuple(m.Seat(s.name or None, s.computer, s.computer is not None or self._connected(s.player))
                       for s in table.seats)
         return m.TableState(table.id, None if table.public else table.code, host, you or 0, table.rules, seats,
-                            table.status is not Status.OPEN, None)
+                            table.status is not Status.OPEN, table.move_limit)
 
     def _connected(self, player: int | None) -> bool:
         return player is not None and player in self._by_player
