@@ -236,6 +236,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"audiocrib {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     _game_options(commands.add_parser("play", help="start the game (the same as no command)"), given_only=True)
+    online = commands.add_parser("online", help="play on a server: audiocrib online [ADDRESS]")
+    online.add_argument("address", nargs="?", default="", help="the server's address, such as localhost or"
+                        " 192.168.1.20:4121 (default: the one used last time)")
+    _game_options(online, given_only=True)
 
     score = commands.add_parser("score", help="count a hand or crib: audiocrib score 5H 5D 5S JC --starter 5C")
     score.add_argument("cards", nargs="+", help="3, 4 or 5 cards, like 5H TD 10d jc")
@@ -463,7 +467,17 @@ def _play(args: argparse.Namespace) -> int:
     from audiocrib.shell.main import play
 
     folder = Path(args.data_dir) if args.data_dir is not None else None
-    return play(transcript=args.transcript, folder=folder, **settings)
+    online: str | None = None
+    if args.command == "online":
+        online = args.address
+        if online:
+            from audiocrib.client.address import read_address
+
+            try:
+                read_address(online)
+            except ValueError as error:
+                raise _UsageError(str(error)) from None
+    return play(transcript=args.transcript, folder=folder, online=online, **settings)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -471,7 +485,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
-        if args.command in (None, "play"):
+        if args.command in (None, "play", "online"):
             return _play(args)
         _not_for_the_game(args)
         command = {"score": _score, "discards": _discards, "table": _table, "arena": _arena,

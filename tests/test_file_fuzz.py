@@ -268,7 +268,7 @@ def test_a_hostile_file_is_set_aside_with_one_sentence_and_the_game_goes_on(
     sentence = (rf"Your {WHAT[name]} file {reason}[^.;]*, so {FALLBACK[name]}; the file is kept aside as "
                 rf"{re.escape(aside.name)}\.")
     assert re.fullmatch(sentence, speaker.said[1]), speaker.said[1:3]
-    assert speaker.said[2] == "Main menu: New game. 1 of 7."  # one sentence, then the menu
+    assert speaker.said[2] == "Main menu: New game. 1 of 8."  # one sentence, then the menu
     assert not os.path.lexists(path)
     kept = os.lstat(aside)
     if bad is not None:
@@ -310,7 +310,7 @@ def test_hostile_files_through_the_installed_program(tmp_path: Path) -> None:
     program = Program(tmp_path, seed=3)
     try:
         end = time.monotonic() + 60
-        program.wait_for("Main menu: New game. 1 of 7.", end)
+        program.wait_for("Main menu: New game. 1 of 8.", end)
         text = program.text()
         for name, reason in (("settings.json", "is not in audiocrib's format"), (SAVE, "is not an ordinary file"),
                              ("statistics.json", "is not an ordinary file"),
@@ -348,7 +348,7 @@ def test_a_data_folder_that_cannot_be_opened_is_one_sentence_and_the_game_goes_o
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[1:3] == [f"Your data folder, {data}, cannot be opened (Permission denied), so no game can be "
-                          "resumed and nothing is kept this time.", "Main menu: New game. 1 of 7."]
+                          "resumed and nothing is kept this time.", "Main menu: New game. 1 of 8."]
     assert any(line.startswith("New game: ") for line in lines)
     assert not [line for line in lines if "cannot be saved" in line]  # said once, at the start
     assert sorted(p.name for p in data.iterdir()) == sorted(FILES[1:])  # untouched
@@ -386,7 +386,7 @@ def test_text_in_a_save_is_checked_like_every_other_value(where: str, tmp_path: 
     session.start()
     assert speaker.said[1:3] == [
         "Your saved game file is not in audiocrib's format, so it cannot be resumed; the file is kept aside as "
-        "saved-game.json.damaged.", "Main menu: New game. 1 of 7."]
+        "saved-game.json.damaged.", "Main menu: New game. 1 of 8."]
     assert "\x1b" not in screen.getvalue()
 
 

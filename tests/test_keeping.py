@@ -91,7 +91,7 @@ def test_every_move_is_kept_at_once_and_a_restart_resumes_the_identical_game(tmp
     async def second(table: Table) -> None:
         assert table.said[1].startswith("An unfinished game is waiting: six-card cribbage, 2 players, to 61.")
         assert table.said[1].endswith("Press Enter to resume it.")
-        assert table.said[2] == "Main menu: Resume the unfinished game. 1 of 8."
+        assert table.said[2] == "Main menu: Resume the unfinished game. 1 of 9."
         said = await table.press("enter")
         assert said[0] == "Resuming the unfinished game."
         session = table.session
@@ -233,7 +233,7 @@ def test_abandon_that_cannot_let_the_game_go_says_it_will_come_back(tmp_path: Pa
         "where you can abandon it or start a new game over it. Goodbye.")
     again, speaker = _session(tmp_path)
     again.start()
-    assert speaker.said[-1] == "Main menu: Resume the unfinished game. 1 of 8."  # as it said
+    assert speaker.said[-1] == "Main menu: Resume the unfinished game. 1 of 9."  # as it said
 
 
 # ------------------------------------------------------------------ settings
@@ -283,7 +283,7 @@ def test_choosing_another_speech_starts_it_at_once_and_keeps_it(tmp_path: Path) 
     session.start()
     for key in ("down", "down", "down", "down", "enter"):
         session.press(key)
-    assert speaker.said[-1] == "Settings: Speech: none, text lines only. 1 of 13."
+    assert speaker.said[-1] == "Settings: Speech: none, text lines only. 1 of 14."
     session.press("left")
     assert started == ["tts"] and session.announcer.speaker is voice
     assert voice.said == ["Speech: the built-in voice."]
@@ -351,7 +351,7 @@ def test_a_damaged_file_is_set_aside_with_one_sentence_and_the_game_goes_on(
     session.start()
     aside = tmp_path / f"{name}.damaged"
     sentence = (f"Your {WHAT[name]} file {reason}, so {FALLBACK[name]}; the file is kept aside as {aside.name}.")
-    assert speaker.said[1:3] == [sentence, "Main menu: New game. 1 of 7."]
+    assert speaker.said[1:3] == [sentence, "Main menu: New game. 1 of 8."]
     if damage == "a folder":
         assert (aside / "inside").read_text() == "kept"
     else:

@@ -170,7 +170,7 @@ def test_fifty_kills_at_random_moments_never_lose_a_game(tmp_path: Path) -> None
                     raise _Killed  # while starting
                 if seen is not None:
                     assert "An unfinished game is waiting" in program.text()
-                    assert "Resume the unfinished game. 1 of 8." in program.text()
+                    assert "Resume the unfinished game. 1 of 9." in program.text()
                 where = "resume"
                 program.press("enter")  # resume the unfinished game, or the first new game
                 if not program.wait_for("Resuming the unfinished game." if seen else "New game:", until=deadline):

@@ -65,7 +65,7 @@ def test_two_copies_on_one_folder_lose_no_game_and_no_figures(tmp_path: Path) ->
     second: Program | None = None
     try:
         end = time.monotonic() + 300
-        first.wait_for("Main menu: New game. 1 of 7.", end)
+        first.wait_for("Main menu: New game. 1 of 8.", end)
         press(first, "enter")
         while (found := read_save(save)) is None or len(found[0].game.events) < 12:
             if found is None:
@@ -77,7 +77,7 @@ def test_two_copies_on_one_folder_lose_no_game_and_no_figures(tmp_path: Path) ->
 
         second = Program(tmp_path, seed=4)
         second.wait_for("Main menu: New game, not kept: another copy of audiocrib keeps the games in this folder. "
-                        "1 of 7.", end)
+                        "1 of 8.", end)
         text = second.text()
         assert text.index(NOTICE) < text.index("Main menu:")  # said at once, after the welcome
         assert "unfinished game" not in text  # the first copy's game is not offered

@@ -60,12 +60,12 @@ async def reach(table: Table, moment: str, limit: int = 400) -> None:
 # ------------------------------------------------------------------ menus
 def test_the_first_words_are_the_main_menu_and_the_screen_shows_every_line() -> None:
     async def script(table: Table) -> None:
-        assert table.said[:2] == [WELCOME, "Main menu: New game. 1 of 7."]
-        assert (await table.answer("down")).startswith("Table setup: six-card cribbage, 2 players, to 121. 2 of 7")
-        assert await table.answer("up") == "New game. 1 of 7."
-        assert await table.answer("up") == "Quit. 7 of 7."
-        assert await table.answer("home") == "New game. 1 of 7."
-        assert await table.answer("end") == "Quit. 7 of 7."
+        assert table.said[:2] == [WELCOME, "Main menu: New game. 1 of 8."]
+        assert (await table.answer("down")).startswith("Table setup: six-card cribbage, 2 players, to 121. 2 of 8")
+        assert await table.answer("up") == "New game. 1 of 8."
+        assert await table.answer("up") == "Quit. 8 of 8."
+        assert await table.answer("home") == "New game. 1 of 8."
+        assert await table.answer("end") == "Quit. 8 of 8."
 
     table = run(script)
     assert table.screen.getvalue().splitlines() == table.said[: len(table.screen.getvalue().splitlines())]
@@ -146,14 +146,14 @@ def test_the_setup_chooses_every_opponent_level_and_starts_the_game() -> None:
 def test_settings_change_verbosity_pace_and_the_voice() -> None:
     async def script(table: Table) -> None:
         await table.press("down", "down", "down", "down", "enter")
-        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 13."
-        assert await table.answer("down") == "Verbosity: normal. 2 of 13."
+        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 14."
+        assert await table.answer("down") == "Verbosity: normal. 2 of 14."
         assert await table.answer("right") == "Verbosity: full."
         assert await table.answer("space") == "Verbosity: full."  # the last choice stays
         await table.press("down", "left")
         assert table.session.settings.pace == 1.0
         await table.press("escape")
-        assert table.said[-1] == "Main menu: New game. 1 of 7."
+        assert table.said[-1] == "Main menu: New game. 1 of 8."
 
     table = run(script, settings=Settings(pace=1.5))
     assert table.session.settings.verbosity.value == "full"
@@ -205,7 +205,7 @@ def test_enter_after_the_match_goes_back_to_the_main_menu() -> None:
     async def script(table: Table) -> None:
         await table.press("enter")
         await play_to_the_end(table)
-        assert await table.answer("enter") == "Main menu: New game. 1 of 7."
+        assert await table.answer("enter") == "Main menu: New game. 1 of 8."
         assert table.session.table is None
 
     run(script, setup=TableSetup(variant=Variant.FIVE_CARD, levels=("beginner",)))
@@ -597,7 +597,7 @@ def test_help_history_arrows_and_the_game_menu_work_in_every_moment_and_change_n
 def test_settings_from_the_game_menu_return_to_it_and_apply_at_once() -> None:
     async def script(table: Table) -> None:
         await table.press("enter", "escape", "down", "enter")
-        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 13."
+        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 14."
         await table.press("down", "left")  # brief
         assert table.session.narrator is not None
         assert table.session.narrator.verbosity.value == "brief"

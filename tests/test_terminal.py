@@ -125,8 +125,8 @@ def test_a_game_in_a_real_terminal_is_spoken_through_speech_dispatcher(daemon: S
     SettingsFile(tmp_path / "settings.json").save(Settings(typed_ahead=0.0), TableSetup(target=61, levels=("easy",)))
     terminal = start(daemon, tmp_path, "game")
     try:
-        daemon.wait_for("Main menu: New game. 1 of 7.", timeout=15)
-        wait_screen(terminal, "Main menu: New game. 1 of 7.")
+        daemon.wait_for("Main menu: New game. 1 of 8.", timeout=15)
+        wait_screen(terminal, "Main menu: New game. 1 of 8.")
         terminal.keys("Enter")
         spoken = daemon.wait_for(lambda lines: any(line.startswith("Lay away two cards") for line in lines))
         assert any(line.startswith("Your hand: ") for line in spoken)
@@ -143,7 +143,7 @@ def test_a_game_in_a_real_terminal_is_spoken_through_speech_dispatcher(daemon: S
             terminal.keys("1", "Enter")
             time.sleep(0.2)
         screen = wait_screen(terminal, "You play the ")
-        assert "Main menu: New game. 1 of 7." in daemon.spoken()
+        assert "Main menu: New game. 1 of 8." in daemon.spoken()
         # The speech daemon dies mid-game: the game goes on in text lines and says so once.
         daemon.kill()
         terminal.keys("s")
@@ -177,7 +177,7 @@ def test_a_game_in_a_real_terminal_is_spoken_through_speech_dispatcher(daemon: S
     text = raw.decode("ascii")  # plain ASCII, every byte
     assert "You lay away the " in text
     transcript = (tmp_path / "transcript.txt").read_text().splitlines()
-    assert transcript[:2] == ["Welcome to audiocrib. Press F1 for help at any time.", "Main menu: New game. 1 of 7."]
+    assert transcript[:2] == ["Welcome to audiocrib. Press F1 for help at any time.", "Main menu: New game. 1 of 8."]
     assert "Game menu: Resume. 1 of 4." in transcript
     assert any(line.endswith("Press Enter for the main menu.") or "wins" in line for line in transcript)
 
@@ -185,9 +185,9 @@ def test_a_game_in_a_real_terminal_is_spoken_through_speech_dispatcher(daemon: S
 def test_it_works_under_a_dumb_terminal_with_text_lines_only(daemon: SpeechDispatcher, tmp_path: Path) -> None:
     terminal = start(daemon, tmp_path, "dumb", term="dumb", speech="none")
     try:
-        wait_screen(terminal, "Main menu: New game. 1 of 7.")
+        wait_screen(terminal, "Main menu: New game. 1 of 8.")
         terminal.keys("Down")
-        wait_screen(terminal, "Table setup: six-card cribbage, 2 players, to 121. 2 of 7.")
+        wait_screen(terminal, "Table setup: six-card cribbage, 2 players, to 121. 2 of 8.")
         terminal.keys("Up", "Enter")
         screen = wait_screen(terminal, "Lay away two cards")
         assert "Your hand: " in screen
@@ -213,11 +213,11 @@ def test_a_key_press_cuts_off_the_speech_in_progress(tmp_path: Path) -> None:
                 assert time.monotonic() < end, "the welcome was never begun"
                 time.sleep(0.02)
             terminal.keys("Down")
-            slow.wait_for("Table setup: six-card cribbage, 2 players, to 121. 2 of 7.", timeout=10)
+            slow.wait_for("Table setup: six-card cribbage, 2 players, to 121. 2 of 8.", timeout=10)
             spoken = slow.spoken()
             assert "Welcome to audiocrib. Press F1 for help at any time." not in spoken  # cut off
-            assert "Main menu: New game. 1 of 7." not in spoken  # dropped before it began
-            assert "Main menu: New game. 1 of 7." in terminal.screen()  # still on the screen to review
+            assert "Main menu: New game. 1 of 8." not in spoken  # dropped before it began
+            assert "Main menu: New game. 1 of 8." in terminal.screen()  # still on the screen to review
         finally:
             terminal.close()
 
@@ -232,7 +232,7 @@ def test_on_a_machine_without_sound_nothing_but_the_games_own_lines_reach_the_sc
                "--transcript", str(tmp_path / "transcript.txt")]
     terminal = Terminal(f"audiocrib-quiet-{os.getpid()}", command, env, tmp_path / "raw.bin")
     try:
-        wait_screen(terminal, "Main menu: New game. 1 of 7.", timeout=20)
+        wait_screen(terminal, "Main menu: New game. 1 of 8.", timeout=20)
         terminal.keys("Enter")
         wait_screen(terminal, "Lay away two cards")
         quit_at_once(terminal)

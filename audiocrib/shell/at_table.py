@@ -21,7 +21,6 @@ from audiocrib.engine.game import Phase
 from audiocrib.engine.views import PlayerView
 from audiocrib.shell.core import SessionCore
 from audiocrib.shell.keys import _MOVES, _QUESTIONS, Binding, Mode, _number
-from audiocrib.shell.savedgame import SEAT
 from audiocrib.shell.table import Heard, Table
 from audiocrib.telling import answers
 from audiocrib.telling.cues import cues_for
@@ -40,7 +39,7 @@ class AtTable(SessionCore):
         if phase is Phase.MATCH_OVER:
             return "over"
         waiting = self.table.waiting_for()
-        if SEAT in waiting:
+        if self.seat in waiting:
             return {Phase.DISCARD: "discard", Phase.PLAY: "play", Phase.PEG_CLAIM: "peg",
                     Phase.COUNT: "count"}[phase]
         return "waiting"
@@ -80,7 +79,8 @@ class AtTable(SessionCore):
         table.listen(lambda: self._settle() if self.table is table else None)
         view = table.view()
         self.rules = view.rules
-        self.narrator = Narrator(view.names, view.rules, SEAT, self.settings.verbosity)
+        self.seat = view.seat
+        self.narrator = Narrator(view.names, view.rules, self.seat, self.settings.verbosity)
         events = view.events
         # the narrator's memory, unspoken: what was told, in the order it was told
         self.narrator.tell_all(events[: heard.told])
@@ -92,6 +92,7 @@ class AtTable(SessionCore):
         self.stats_seen = 0
         self.mode = Mode.GAME
         self.count_asked = -1
+        self.discard_asked = (-1, -1)
         self._settle()
 
     def _say_where_it_stands(self) -> None:
@@ -162,13 +163,13 @@ class AtTable(SessionCore):
             self._tell(events[self.told])
             self.told += 1
             if isinstance(events[self.told - 1], MatchWon):
-                self.say("Press Enter for the main menu.")
+                self.say("Press Enter for the lobby." if self.client is not None else "Press Enter for the main menu.")
         self.holding = False
 
     def _tell(self, event: Event) -> None:
         """Narrate one event: its cues, then its words (at brief, with sounds for words on, some cues alone)."""
         assert self.narrator is not None
-        cues = cues_for(event, SEAT, self.rules)
+        cues = cues_for(event, self.seat, self.rules)
         self.cue(*cues)
         lines = self.narrator.tell(event)
         wordless = (self.settings.sounds_for_words and self.settings.sounds and cues
@@ -186,6 +187,11 @@ class AtTable(SessionCore):
         if moment not in _QUESTIONS:
             return
         assert self.table is not None and self.narrator is not None
+        if moment == "discard":  # others lay away meanwhile at a table of people: asked once a deal
+            deal = (self.view().game_number, self.view().deal_number)
+            if deal == self.discard_asked and not self.resuming:
+                return
+            self.discard_asked = deal
         self.cursor = 0
         if self.resuming:
             self._say_where_it_stands()
@@ -233,7 +239,9 @@ class AtTable(SessionCore):
                 and bool(self.table.waiting_for()))
 
     def tick(self) -> None:
-        """The counting timer: warnings at half time, ten and five seconds, and the timeout itself."""
+        """The counting timer: warnings at half time, ten and five seconds, and the timeout itself; and what has
+        come from the server, when playing online."""
+        self._poll_online()
         if self.mode is Mode.DRILL:
             self.drills.tick()
             self._note_news()  # the time ran out: the answer is news
@@ -246,7 +254,7 @@ class AtTable(SessionCore):
             self.say(f"{_number(seconds).capitalize()} seconds left to count.")
         if out and not self.count_clock.elsewhere:  # else the table's own timeout comes as news
             self.cue("timer")
-            self._act(CountTimeout(SEAT))  # the narrator says the time is up, and what it cost
+            self._act(CountTimeout(self.seat))  # the narrator says the time is up, and what it cost
 
     def _act(self, action: Action) -> bool:
         assert self.table is not None

@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from audiocrib.client.address import Address
+from audiocrib.client.remote import OnlineClient
 from audiocrib.engine.actions import Action
 from audiocrib.engine.cards import Card
 from audiocrib.engine.rules import Rules
@@ -22,13 +24,17 @@ from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.drills import DRILL_KEYS, Drills
 from audiocrib.shell.keys import (
+    _CONNECTING,
     _DRILL_WORDS,
     _HISTORY,
     _MENU,
     _MENU_VALUES,
     _MOMENT_KEYS,
     _MOMENT_WORDS,
+    _ONLINE,
     _TABLE,
+    _TYPING,
+    ONLINE_MENUS,
     Binding,
     Mode,
     _number,
@@ -36,8 +42,10 @@ from audiocrib.shell.keys import (
     key_word,
     key_words,
 )
+from audiocrib.shell.lineedit import LineEdit
 from audiocrib.shell.lock import FolderLock
-from audiocrib.shell.savedgame import SavedTable
+from audiocrib.shell.savedgame import SEAT, SavedTable
+from audiocrib.shell.servers import ServerBook
 from audiocrib.shell.settings import Settings, SettingsFile
 from audiocrib.shell.table import Heard, Table
 from audiocrib.shell.tablesetup import TableSetup
@@ -66,6 +74,7 @@ class SessionCore:
         settings_file: SettingsFile | None = None,
         open_speech: Callable[[str], Speaker | FallbackSpeaker] | None = None,
         new_table: Callable[[TableSetup], Table] | None = None,
+        online_address: str | None = None,
     ) -> None:
         self.announcer = announcer
         self.settings = settings if settings is not None else Settings()
@@ -81,6 +90,26 @@ class SessionCore:
         self.menu_index = 0
         self.table: Table | None = None
         """The game being played, as the player's seat sees and plays it."""
+        self.seat = SEAT
+        """The player's own seat at the table (always 0 at a table in this process)."""
+        self.client: OnlineClient | None = None
+        """The connection to a server while playing online."""
+        self.online_address = online_address
+        """The server's address given on the command line (``audiocrib online ADDRESS``), until it is used."""
+        self.book = ServerBook()
+        """The servers played on: the last address and name, and the tokens."""
+        self.address = Address("", "")
+        """The server being played on."""
+        self.line = LineEdit("")
+        """The line being typed (an address, a name, a code, a message)."""
+        self.line_then: Callable[[str], None] = lambda text: None
+        self.line_back: Callable[[], None] = lambda: None
+        self.line_from = Mode.MAIN
+        """The screen the line is typed over, and back to once it is done."""
+        self.online_people = 2
+        self.online_listed = True
+        self.online_limit: int | None = None
+        """A new online table's seats for people, whether the lobby lists it, and its time for each move."""
         self.rules = Rules()
         """The rules of the table being played."""
         self.narrator: Narrator | None = None
@@ -99,6 +128,8 @@ class SessionCore:
         self.typed = TypedCount()
         self.count_clock = CountClock(clock)
         self.count_asked = -1
+        self.discard_asked: tuple[int, int] = (-1, -1)
+        """The game and deal whose laying away was last asked for."""
         self.resuming = False
         """True while a saved game is being taken up again (its question is asked afresh)."""
         self.stand: tuple[object, ...] = ()
@@ -154,14 +185,19 @@ class SessionCore:
     def bindings(self) -> tuple[Binding, ...]:
         """Every binding in force now, the moment's own first."""
         moment = self.moment
+        online = _ONLINE if self.client is not None and self.client.state is not None else ()
         if self.mode is Mode.GAME:
-            return (*_MOMENT_KEYS[moment], *_TABLE, *_HISTORY)
+            return (*_MOMENT_KEYS[moment], *_TABLE, *online, *_HISTORY)
+        if self.mode is Mode.TYPING:
+            return _TYPING
+        if self.mode is Mode.CONNECTING:
+            return (*_CONNECTING, *_HISTORY)
         if self.mode is Mode.DRILL:
             own = tuple(Binding(b.keys, b.description, "drills." + b.method) for b in DRILL_KEYS[moment])
             return (*own, *_HISTORY)
-        values = _MENU_VALUES if self.mode in (Mode.SETUP, Mode.SETTINGS, Mode.PRACTICE) else ()
+        values = _MENU_VALUES if self.mode in (Mode.SETUP, Mode.SETTINGS, Mode.PRACTICE, Mode.CREATE) else ()
         back = Binding(("escape",), self._escape_text(), "_menu_escape")
-        return (*values, *_MENU, back, *_HISTORY)
+        return (*values, *_MENU, back, *(online if self.mode in ONLINE_MENUS else ()), *_HISTORY)
 
     def press(self, key: str) -> None:
         """Do what ``key`` does now; an unknown key gets one sentence and changes nothing; a key that makes a move
@@ -169,6 +205,9 @@ class SessionCore:
         self.keys_pressed += 1
         if self.table is not None:
             self.table.hurry()
+        if self.mode is Mode.TYPING and (key == "space" or (len(key) == 1 and key.isprintable())):
+            self._typing_key(key)
+            return
         bindings = self.bindings()
         if self._typed_ahead(next((b for b in bindings if key in b.keys), None)):
             burst = self.clock() - self.refused_at < self.settings.typed_ahead
@@ -217,6 +256,11 @@ class SessionCore:
         own = self._own_keys()
         if self.mode is Mode.DRILL:
             lines = [f"{key_words(b.keys)}: {b.description}" for b in own]
+        elif self.mode is Mode.TYPING:
+            lines = [f"You are typing: {self.line.purpose}. Type it, Enter takes it, Escape goes back.",
+                     *(f"{key_words(b.keys)}: {b.description}" for b in _TYPING[2:8])]
+        elif self.mode is Mode.CONNECTING:
+            lines = ["Connecting to the server; you hear when it answers. Escape stops."]
         elif self.mode is Mode.GAME:
             lines = [self._prompt_text()]
             if self.moment == "count" and self.count_clock.running:
@@ -229,7 +273,8 @@ class SessionCore:
         else:
             lines = [f"You are in the {self.mode.value}. Up and down arrows move, Enter chooses"
                      + (", left and right change a setting"
-                        if self.mode in (Mode.SETUP, Mode.SETTINGS, Mode.PRACTICE) else "")
+                        if self.mode in (Mode.SETUP, Mode.SETTINGS, Mode.PRACTICE, Mode.CREATE) else "")
+                     + ("; slash chats, w says who is here" if self.mode is Mode.WAITING_ROOM else "")
                      + f"; Escape: {self._escape_text().lower()} Question mark lists every key."]
         for line in lines:
             self.say(line)
@@ -411,4 +456,44 @@ class SessionCore:
 
     def _act(self, action: Action) -> bool:
         """Defined in `at_table`."""
+        raise NotImplementedError
+
+    def _typing_key(self, key: str) -> None:
+        """Defined in `online`: a character typed into the line."""
+        raise NotImplementedError
+
+    def _play_online(self) -> None:
+        """Defined in `online`."""
+        raise NotImplementedError
+
+    def _poll_online(self) -> None:
+        """Defined in `online`."""
+        raise NotImplementedError
+
+    def _online_items(self) -> tuple[str, ...]:
+        """Defined in `online`."""
+        raise NotImplementedError
+
+    def _online_item_text(self, item: str) -> str:
+        """Defined in `online`."""
+        raise NotImplementedError
+
+    def _online_change(self, direction: int) -> None:
+        """Defined in `online`."""
+        raise NotImplementedError
+
+    def _online_choose(self, key: str) -> None:
+        """Defined in `online`."""
+        raise NotImplementedError
+
+    def _online_escape(self, key: str) -> None:
+        """Defined in `online`."""
+        raise NotImplementedError
+
+    def _leave_online_game(self) -> None:
+        """Defined in `online`."""
+        raise NotImplementedError
+
+    def _to_lobby(self, prefix: str = "Lobby: ") -> None:
+        """Defined in `online`."""
         raise NotImplementedError

@@ -112,6 +112,8 @@ class Keeping(SessionCore):
         events = view.events
         news = any(isinstance(e, GameWon | MatchWon) for e in events[self.stats_seen:])
         self.stats_seen = len(events)
+        if not table.levels:  # no computer players' levels to count the games against (an online table)
+            return
         if not news or not self.statistics.record(view, table.name, table.levels, SEAT):
             return
         path = self.statistics_path

@@ -24,6 +24,15 @@ class Mode(StrEnum):
     PRACTICE = "practice menu"
     DRILL = "drill"
     SOUND_TEST = "sound test"
+    TYPING = "typing"
+    CONNECTING = "connecting"
+    LOBBY = "lobby"
+    CREATE = "new table"
+    WAITING_ROOM = "waiting room"
+
+
+ONLINE_MENUS = (Mode.LOBBY, Mode.CREATE, Mode.WAITING_ROOM)
+"""The online screens that are menus."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +92,37 @@ _TABLE = (
 )
 
 
+_ONLINE = (
+    Binding(("/",), "Chat: type a message to everyone at the table.", "_chat_open"),
+    Binding(("w",), "Who is at the table, and who is connected.", "_who"),
+)
+"""The keys of an online table (and its waiting room)."""
+
+
+_TYPING = (
+    Binding(("enter",), "Done: take what you typed.", "_typing_done"),
+    Binding(("escape",), "Cancel and go back.", "_typing_cancel"),
+    Binding(("backspace",), "Delete the character before the cursor.", "_typing_delete"),
+    Binding(("up", "down"), "Read back everything you typed.", "_typing_read"),
+    Binding(("left",), "Move back one character and say it.", "_typing_left"),
+    Binding(("right",), "Say the next character and move past it.", "_typing_right"),
+    Binding(("home",), "To the start of the line.", "_typing_home"),
+    Binding(("end",), "To the end of the line.", "_typing_end"),
+    Binding(("f1",), "Help for this moment.", "_help"),
+    Binding(("c-c",), "Quit at once.", "_quit_now"),
+)
+"""The keys while a line is typed: every other key that types a character types it."""
+
+
+_CONNECTING = (Binding(("escape",), "Stop connecting, back to the main menu.", "_stop_connecting"),)
+
+
+CREATE_ITEMS = ("people", "listed", "move_limit", "setup", "create")
+"""The items of the menu that makes an online table."""
+MOVE_LIMITS: tuple[int | None, ...] = (None, 30, 60, 120, 300)
+"""The time limits for each move a new online table may have (None: none)."""
+
+
 _MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
     "discard": (
         Binding(("space",), "Mark or unmark the card you are on, for the crib.", "_mark"),
@@ -124,14 +164,17 @@ _KEY_WORDS = {
     ",": "comma", ".": "period", "<": "less than", ">": "greater than", "?": "question mark", "enter": "Enter",
     "space": "space", "escape": "Escape", "f1": "F1", "f2": "F2", "left": "left arrow", "right": "right arrow",
     "up": "up arrow", "down": "down arrow", "home": "Home", "end": "End", "backspace": "Backspace",
-    "c-c": "Control C",
+    "c-c": "Control C", "/": "slash",
 }
 
 
-MAIN_ITEMS = ("new game", "table setup", "practice", "statistics", "settings", "keys", "quit")
+MAIN_ITEMS = ("new game", "table setup", "practice", "statistics", "settings", "keys", "play online", "quit")
 
 
 GAME_MENU_ITEMS = ("resume", "settings", "save and quit", "abandon the game and quit")
+
+
+ONLINE_GAME_MENU_ITEMS = ("resume", "settings", "leave the table for now")
 
 
 _PREFIXES = {"c": "Control", "s": "Shift", "a": "Alt"}

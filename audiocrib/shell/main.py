@@ -96,6 +96,7 @@ def play(
     show_text: bool = True,
     sound: bool = True,
     sound_volume: int | None = None,
+    online: str | None = None,
 ) -> int:
     """Run the shell until the player quits; returns the exit status. What the sound and speech libraries write
     to the standard error goes to ``sound-and-speech.log`` in the data folder, not over the game's lines."""
@@ -104,12 +105,12 @@ def play(
     folders = Folders.of(folder)
     with libraries_quiet(folders.data / "sound-and-speech.log"):
         return _play(folders, speech, transcript, rate, volume, verbosity, pace, seed, show_text, sound,
-                     sound_volume)
+                     sound_volume, online)
 
 
 def _play(folders: Folders, speech: str | None, transcript: str | None, rate: int | None, volume: int | None,
           verbosity: str | None, pace: float | None, seed: int | None, show_text: bool, sound: bool,
-          sound_volume: int | None) -> int:
+          sound_volume: int | None, online: str | None = None) -> int:
     from audiocrib.sound.player import SilentPlayer, open_player
     from audiocrib.telling.narrator import Verbosity
 
@@ -119,7 +120,7 @@ def _play(folders: Folders, speech: str | None, transcript: str | None, rate: in
     }
     record = TranscriptSpeaker(transcript) if transcript else None
     session = open_session(folders, speech, overrides, announcer_options={"transcript": record},
-                           seed=seed)
+                           seed=seed, online_address=online)
     settings = session.settings
     player: SoundPlayer
     player, sound_notice = open_player(volume=settings.sound_volume / 100) if sound else (SilentPlayer(), None)

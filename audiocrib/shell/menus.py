@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from audiocrib.client.remote import RemoteTable
 from audiocrib.shell.core import SessionCore
 from audiocrib.shell.drills import PRACTICE_ITEMS
-from audiocrib.shell.keys import GAME_MENU_ITEMS, MAIN_ITEMS, Mode
+from audiocrib.shell.keys import GAME_MENU_ITEMS, MAIN_ITEMS, ONLINE_GAME_MENU_ITEMS, ONLINE_MENUS, Mode
 from audiocrib.shell.settings import SETTING_NAMES
 from audiocrib.telling.cues import CUES
 
@@ -19,9 +20,13 @@ class Menus(SessionCore):
             Mode.MAIN: "Quit.", Mode.SETUP: "Back to the main menu.", Mode.SETTINGS: "Back.",
             Mode.GAME_MENU: "Back to the game.", Mode.GAME: "The game menu.", Mode.PRACTICE: "Back to the main menu.",
             Mode.DRILL: "Stop the drills.", Mode.SOUND_TEST: "Back to the settings.",
+            Mode.LOBBY: "Back to the main menu.", Mode.CREATE: "Back to the lobby.",
+            Mode.WAITING_ROOM: "Leave the table.", Mode.TYPING: "Cancel.", Mode.CONNECTING: "Stop connecting.",
         }[self.mode]
 
     def _items(self) -> tuple[str, ...]:
+        if self.mode in ONLINE_MENUS:
+            return self._online_items()
         if self.mode is Mode.MAIN:
             saved = ("resume the unfinished game",) if self.saved is not None else ()
             return (*saved, *MAIN_ITEMS)
@@ -33,9 +38,11 @@ class Menus(SessionCore):
             return tuple(CUES)
         if self.mode is Mode.PRACTICE:
             return PRACTICE_ITEMS
-        return GAME_MENU_ITEMS
+        return ONLINE_GAME_MENU_ITEMS if isinstance(self.table, RemoteTable) else GAME_MENU_ITEMS
 
     def _item_text(self, item: str) -> str:
+        if self.mode in ONLINE_MENUS:
+            return self._online_item_text(item)
         if self.mode is Mode.SETUP and item != "start the game":
             return f"{self.setup.label(item)}: {self.setup.value_text(item)}"
         if self.mode is Mode.SOUND_TEST:
@@ -87,6 +94,9 @@ class Menus(SessionCore):
         self._change(-1)
 
     def _change(self, direction: int) -> None:
+        if self.mode in ONLINE_MENUS:
+            self._online_change(direction)
+            return
         item = self._items()[self.menu_index % len(self._items())]
         if self.mode is Mode.PRACTICE:
             if self.drills.change(item, direction):
@@ -113,6 +123,9 @@ class Menus(SessionCore):
         self.say(f"{self._item_text(item)}.")
 
     def _menu_choose(self, key: str) -> None:
+        if self.mode in ONLINE_MENUS:
+            self._online_choose(key)
+            return
         items = self._items()
         item = items[self.menu_index % len(items)]
         if self.mode is Mode.SOUND_TEST:
@@ -139,12 +152,19 @@ class Menus(SessionCore):
             "quit": lambda: self._quit_now(key), "back": self._leave_settings,
             "resume": self._resume, "save and quit": self._save_and_quit,
             "abandon the game and quit": self._confirm_abandon,
+            "play online": self._play_online, "leave the table for now": self._leave_online_game,
         }
         choices[item]()
 
     def _menu_escape(self, key: str) -> None:
-        if self.mode is Mode.MAIN:
+        if self.mode in ONLINE_MENUS:
+            self._online_escape(key)
+        elif self.mode is Mode.MAIN:
             self._quit_now(key)
+        elif self.mode is Mode.SETUP and self.return_mode is Mode.CREATE:
+            self.return_mode = Mode.MAIN
+            self.mode = Mode.CREATE
+            self.say(f"New table: {self._online_item_text('setup')}.")
         elif self.mode in (Mode.SETUP, Mode.PRACTICE):
             self._enter_menu(Mode.MAIN, "Main menu: ")
         elif self.mode is Mode.SETTINGS:

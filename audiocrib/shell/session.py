@@ -21,7 +21,7 @@ answer from the game as it stood at that moment.
 >>> session = Session(Announcer(speaker, io.StringIO()), seed=5)
 >>> session.start()
 >>> speaker.said[-1]
-'Main menu: New game. 1 of 7.'
+'Main menu: New game. 1 of 8.'
 >>> session.press("enter")
 >>> session.moment
 'discard'
@@ -36,6 +36,7 @@ from audiocrib.shell.at_table import AtTable
 from audiocrib.shell.keeping import Keeping
 from audiocrib.shell.keys import Binding, Mode
 from audiocrib.shell.menus import Menus
+from audiocrib.shell.online import OnlineScreens
 from audiocrib.shell.practice import Practice
 from audiocrib.shell.savedgame import SEAT
 from audiocrib.shell.table_keys import TableKeys
@@ -45,7 +46,7 @@ __all__ = ["SEAT", "WELCOME", "Binding", "Mode", "Session"]
 WELCOME = "Welcome to audiocrib. Press F1 for help at any time."
 
 
-class Session(Menus, Practice, Keeping, AtTable, TableKeys):
+class Session(Menus, Practice, Keeping, AtTable, TableKeys, OnlineScreens):
     """One run of the shell: the menus, the table setup, the settings and the game being played.
 
     ``save_path`` is where the game in progress is kept, written after every move (None: games are not kept);
@@ -69,3 +70,5 @@ class Session(Menus, Practice, Keeping, AtTable, TableKeys):
         if self.saved is not None:
             self.say(f"An unfinished game is waiting: {self._describe_saved(self.saved)} Press Enter to resume it.")
         self._say_item(prefix="Main menu: ")
+        if self.online_address is not None:  # audiocrib online: straight to the server
+            self._play_online()

@@ -36,7 +36,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "speech": MODES, "verbosity": VERBOSITIES, "pace": PACES, "rate": RATES, "volume": VOLUMES,
     "sound_volume": VOLUMES, "typed_ahead": GUARDS,
 }
-SETTING_NAMES = ("speech", "verbosity", "pace", "silence_on_key", "show_text", "rate", "volume", "sounds",
+SETTING_NAMES = ("speech", "verbosity", "pace", "silence_on_key", "show_text", "rate", "volume", "sounds", "chat",
                  "sound_volume", "sounds_for_words", "typed_ahead")
 
 
@@ -66,6 +66,8 @@ class Settings:
     """Percent, for the sound cues (the speech has its own)."""
     sounds_for_words: bool = False
     """At brief verbosity, say go, one for last and his heels by their sound alone."""
+    chat: bool = True
+    """Say the other players' chat messages (off: they are only kept in the message history)."""
 
     def label(self, name: str) -> str:
         """The menu label of setting ``name``."""
@@ -75,6 +77,7 @@ class Settings:
             "silence_on_key": "A key press stops speech", "show_text": "Show text lines",
             "rate": "Voice rate", "volume": "Voice volume", "sounds": "Sounds",
             "sound_volume": "Sound volume", "sounds_for_words": "At brief verbosity, sounds alone for go and last",
+            "chat": "Chat messages from other players",
         }[name]
 
     def value_text(self, name: str) -> str:

@@ -7,7 +7,6 @@ from audiocrib.engine.actions import CallMuggins, ClaimCount, Discard, Play
 from audiocrib.engine.cards import Card
 from audiocrib.shell.core import SessionCore
 from audiocrib.shell.keys import Mode, _hold_only, _number
-from audiocrib.shell.savedgame import SEAT
 from audiocrib.shell.typing import NOTHING_CLAIMED, NOTHING_TYPED, marked_count
 from audiocrib.telling import answers
 
@@ -16,6 +15,9 @@ class TableKeys(SessionCore):
     """What each key does at the table."""
 
     def _to_main_menu(self, key: str) -> None:
+        if self.client is not None:
+            self._leave_online_game()
+            return
         self.table = None
         self._enter_menu(Mode.MAIN, "Main menu: ")
 
@@ -86,11 +88,11 @@ class TableKeys(SessionCore):
             self.say(f"Mark {_number(need)} {'card' if need == 1 else 'cards'} for the crib first; "
                      f"{_number(len(self.marked))} marked.")
             return
-        self._act(Discard(SEAT, tuple(self.marked)))
+        self._act(Discard(self.seat, tuple(self.marked)))
 
     def _play(self, key: str) -> None:
         hand = self._hand()
-        self._act(Play(SEAT, hand[self.cursor % len(hand)]))
+        self._act(Play(self.seat, hand[self.cursor % len(hand)]))
 
     def _type_digit(self, key: str) -> None:
         self.say(self.typed.type(key))
@@ -104,7 +106,7 @@ class TableKeys(SessionCore):
             self.say(NOTHING_CLAIMED if self.moment == "peg" else NOTHING_TYPED)
             return
         self.count_clock.stop()
-        self._act(ClaimCount(SEAT, points))
+        self._act(ClaimCount(self.seat, points))
 
     def _go_on(self, key: str) -> None:
         self.passed = self.told
@@ -156,4 +158,4 @@ class TableKeys(SessionCore):
         self.say(answers.last_play(self.view()))
 
     def _call_muggins(self, key: str) -> None:
-        self._act(CallMuggins(SEAT))
+        self._act(CallMuggins(self.seat))

@@ -62,6 +62,7 @@ CUES: dict[str, str] = {
     "game lost": "a falling minor figure: your side lost",
     "skunk": "a wobbling low tone: a skunk",
     "muggins": "a sharp two-tone call: muggins",
+    "chat": "two soft high blips: a message from another player",
 }
 """Every cue by name, with what it sounds like and what it means."""
 

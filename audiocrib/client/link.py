@@ -1,0 +1,246 @@
+"""The connection to an audiocrib server: a WebSocket kept in a thread of its own, with its own event loop, that
+says hello on every (re)connection and connects again by itself, after a pause that grows (half a second, then
+doubling to fifteen seconds), whenever it drops.
+
+The shell's thread talks to it with `Link.send` (a message on its way, not waited for) and `Link.request` (a message,
+then a `Ping`; every message the server sends back until the `Pong` is the answer, since the server answers one
+connection's messages in order). Every message from the server is handed to ``deliver`` on the link's thread, before
+any request waiting for it returns; what the link itself goes through (connected, lost, refused) is handed to
+``changed``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import random
+import ssl
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import aiohttp
+
+from audiocrib.online import messages as m
+from audiocrib.online.fields import ProtocolError
+
+__all__ = ["CONNECTED_ELSEWHERE", "NOT_CONNECTED", "NO_ANSWER", "Link", "LinkState"]
+
+NOT_CONNECTED = "You are not connected to the server just now, so that was not sent; it reconnects by itself."
+NO_ANSWER = "The server did not answer in time; if what you sent reached it, you will hear the news."
+ELSEWHERE = "You connected again from elsewhere."
+"""The server's reason for closing a connection when the same player connects again on another."""
+CONNECTED_ELSEWHERE = ("You connected to this server from another copy of audiocrib, so this one let go of its "
+                       "connection.")
+FIRST_PAUSE = 0.5
+LONGEST_PAUSE = 15.0
+ANSWER_SECONDS = 10.0
+"""How long a request waits for the server's answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkState:
+    """What the link has just gone through: ``kind`` is "connected" (``welcome`` is the server's), "lost" (it tries
+    again; ``reason`` says why, when known), or "refused" (the server refused the hello: ``reason`` is its sentence;
+    the link has stopped)."""
+
+    kind: str
+    reason: str = ""
+    welcome: m.Welcome | None = None
+
+
+@dataclass(slots=True)
+class _Waiter:
+    """A request waiting for the `Pong` with ``number``, and what came before it."""
+
+    number: int
+    answers: list[m.Message] = field(default_factory=list)
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+class Link:
+    """A connection to the server at ``url`` in a thread of its own, once `start` is called.
+
+    ``hello`` makes the hello for each connection (so it carries the token the server gave last time); ``deliver``
+    and ``changed`` are called on the link's thread.
+    """
+
+    def __init__(self, url: str, hello: Callable[[], m.Hello], deliver: Callable[[m.Message], None],
+                 changed: Callable[[LinkState], None], ssl_context: ssl.SSLContext | None = None) -> None:
+        self.url = url
+        self._hello = hello
+        self._deliver = deliver
+        self._changed = changed
+        self._ssl = ssl_context
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._socket: aiohttp.ClientWebSocketResponse | None = None
+        self._thread: threading.Thread | None = None
+        self._stop: asyncio.Event | None = None
+        self._started = threading.Event()
+        self._numbers = itertools.count(1)
+        self._waiters: list[_Waiter] = []
+        self._lock = threading.Lock()
+        self._asking = threading.Lock()  # one request at a time, so each answer is the one asked for
+        self.up = False
+        """True while connected and welcomed."""
+
+    # ----------------------------------------------------------------- the shell's side
+    def start(self) -> None:
+        """Start connecting (in the link's own thread)."""
+        self._thread = threading.Thread(target=self._run, name="audiocrib-link", daemon=True)
+        self._thread.start()
+        self._started.wait(5)
+
+    def close(self) -> None:
+        """Close the connection and stop reconnecting."""
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(stop.set)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(5)
+        self._release_waiters()
+
+    def send(self, message: m.Message) -> bool:
+        """Send ``message`` without waiting for an answer; False if not connected."""
+        return self._post(message)
+
+    def request(self, message: m.Message, seconds: float = ANSWER_SECONDS) -> list[m.Message] | str:
+        """Send ``message`` and wait for the server's answers to it (delivered before this returns); or the
+        sentence that says why there are none (not connected, or no answer in time)."""
+        with self._asking:
+            waiter = _Waiter(next(self._numbers) % 1_000_000)
+            with self._lock:
+                self._waiters.append(waiter)
+            try:
+                if not (self._post(message) and self._post(m.Ping(waiter.number))):
+                    return NOT_CONNECTED
+                if not waiter.done.wait(seconds):
+                    return NO_ANSWER
+                return waiter.answers if self.up or waiter.answers else NOT_CONNECTED
+            finally:
+                with self._lock:
+                    if waiter in self._waiters:
+                        self._waiters.remove(waiter)
+
+    def _post(self, message: m.Message) -> bool:
+        loop, socket = self._loop, self._socket
+        if loop is None or socket is None or socket.closed or not self.up:
+            return False
+        try:
+            asyncio.run_coroutine_threadsafe(self._send_text(socket, m.encode(message)), loop)
+        except RuntimeError:  # the loop has closed
+            return False
+        return True
+
+    @staticmethod
+    async def _send_text(socket: aiohttp.ClientWebSocketResponse, text: str) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await socket.send_str(text)
+
+    def _release_waiters(self) -> None:
+        with self._lock:
+            for waiter in self._waiters:
+                waiter.done.set()
+
+    # ----------------------------------------------------------------- the link's thread
+    def _run(self) -> None:
+        asyncio.run(self._main())
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        self._started.set()
+        pause = FIRST_PAUSE
+        timeout = aiohttp.ClientTimeout(total=None, connect=10, sock_connect=10)
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            while not self._stop.is_set():
+                reason, welcomed = await self._connection(session)
+                if reason is None:  # refused: trying again would be refused again
+                    return
+                if self._stop.is_set():
+                    return
+                self._changed(LinkState("lost", reason))
+                pause = FIRST_PAUSE if welcomed else min(pause * 2, LONGEST_PAUSE)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stop.wait(), pause * random.uniform(0.8, 1.2))
+
+    async def _connection(self, session: aiohttp.ClientSession) -> tuple[str | None, bool]:
+        """One connection, from connecting to its end: (why it ended, or None if the hello was refused; whether it
+        was welcomed)."""
+        welcomed = False
+        try:
+            async with session.ws_connect(self.url, heartbeat=20.0, max_msg_size=m.MAX_SERVER_MESSAGE_BYTES,
+                                          ssl=self._ssl if self._ssl is not None else True) as socket:
+                await socket.send_str(m.encode(self._hello()))
+                stopping = asyncio.ensure_future(self._stop.wait()) if self._stop else None
+                try:
+                    while True:
+                        receiving = asyncio.ensure_future(socket.receive())
+                        done, _ = await asyncio.wait({receiving, *([stopping] if stopping else [])},
+                                                     return_when=asyncio.FIRST_COMPLETED)
+                        if receiving not in done:
+                            receiving.cancel()
+                            await socket.close()
+                            return "", welcomed
+                        frame = receiving.result()
+                        if frame.type is not aiohttp.WSMsgType.TEXT:
+                            reason = _close_reason(socket, frame)
+                            if reason == ELSEWHERE:  # reconnecting would close the other copy's, and so on
+                                self._changed(LinkState("refused", CONNECTED_ELSEWHERE))
+                                return None, welcomed
+                            return reason, welcomed
+                        try:
+                            message = m.decode_from_server(frame.data)
+                        except ProtocolError:
+                            continue  # a message this client cannot read is not acted on
+                        if not welcomed:
+                            if isinstance(message, m.Refused):
+                                self._changed(LinkState("refused", message.sentence))
+                                return None, False
+                            if isinstance(message, m.Welcome):
+                                welcomed = True
+                                self._socket, self.up = socket, True
+                                self._changed(LinkState("connected", welcome=message))
+                            continue
+                        self._take(message)
+                finally:
+                    if stopping is not None:
+                        stopping.cancel()
+                    self._socket, self.up = None, False
+                    self._release_waiters()
+        except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as error:
+            return _error_reason(error), welcomed
+
+    def _take(self, message: m.Message) -> None:
+        """Deliver ``message``, and add it to the request waiting (or end that request at its pong)."""
+        self._deliver(message)
+        with self._lock:
+            waiter = self._waiters[0] if self._waiters else None
+        if waiter is None:
+            return
+        if isinstance(message, m.Pong) and message.number == waiter.number:
+            waiter.done.set()
+        elif not isinstance(message, m.Pong):
+            waiter.answers.append(message)
+
+
+def _close_reason(socket: aiohttp.ClientWebSocketResponse, frame: aiohttp.WSMessage) -> str:
+    """The server's reason for closing, if it gave a plain one."""
+    extra = frame.extra if isinstance(frame.extra, str) else ""
+    if extra and extra.isascii() and extra.isprintable() and len(extra) <= 200:
+        return extra
+    return ""
+
+
+def _error_reason(error: BaseException) -> str:
+    if isinstance(error, aiohttp.WSServerHandshakeError):
+        return "the server refused the connection" + (": too many connections" if error.status == 429 else "")
+    if isinstance(error, (ssl.SSLError, aiohttp.ClientSSLError)):
+        return "its certificate could not be checked"
+    if isinstance(error, (aiohttp.ClientConnectorError, ConnectionRefusedError)):
+        return "nothing answers at that address"
+    if isinstance(error, TimeoutError):
+        return "it did not answer in time"
+    return "the connection failed"

@@ -1,0 +1,308 @@
+"""What the server has told this player, and the table it plays at over the network.
+
+`OnlineClient` holds the `Link` and what came through it: the welcome, the lobby, the table this player sits at,
+the seat's latest view, and the `inbox` of what the shell is to say (chat, notices, the connection lost and back).
+Messages arrive on the link's thread; the shell reads the client on its own (each value is replaced whole, never
+changed in place, and the inbox is a thread-safe deque).
+
+`RemoteTable` is the shell's `Table` (audiocrib/shell/table.py) for a game held by the server: the view is the one
+the server sent last, a move is sent and its answer waited for (so a refusal is said at once, and the move's news is
+in the view before the shell narrates it), the counting clock is the server's, and the computer players are the
+server's to move.
+"""
+
+from __future__ import annotations
+
+import ssl
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from audiocrib.client.link import Link, LinkState
+from audiocrib.engine.actions import Action
+from audiocrib.engine.game import Phase
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.views import PlayerView
+from audiocrib.online import messages as m
+
+__all__ = ["OnlineClient", "RemoteTable", "Said"]
+
+_TICK = 0.02
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """Something the shell is to say: ``kind`` is "chat" (``sender`` said ``text``), "notice", "lost" (the
+    connection dropped: ``text`` is why), "connected" (``text`` is the name the server knows), or "refused" (the
+    server refused the hello: ``text`` is its sentence)."""
+
+    kind: str
+    text: str
+    sender: str = ""
+
+
+class OnlineClient:
+    """A player's connection to one server, as ``name`` (with the ``token`` it gave last time, if any)."""
+
+    def __init__(self, url: str, name: str, token: str | None = None, password: str | None = None,
+                 ssl_context: ssl.SSLContext | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.name = name
+        self.token = token
+        self.password = password
+        self.clock = clock
+        self.inbox: deque[Said] = deque(maxlen=1000)
+        self.welcome: m.Welcome | None = None
+        self.lobby: m.Lobby | None = None
+        self.state: m.TableState | None = None
+        """The table this player sits at, as last told (None: in the lobby)."""
+        self.view: PlayerView | None = None
+        self.viewed_at = 0.0
+        """When (by ``clock``) the view came."""
+        self.count_ms: int | None = None
+        """The milliseconds left on the server's counting clock for this seat's count when the view came."""
+        self.version = 0
+        """Counts the views and table states received: the shell looks for news when it changes."""
+        self.dropped = False
+        """True from a lost connection until the next welcome (the loss is said once)."""
+        self.link = Link(url, self._hello, self._deliver, self._changed, ssl_context)
+
+    def start(self) -> None:
+        """Connect (in the link's thread); the welcome or the refusal comes to the inbox."""
+        self.link.start()
+
+    def close(self) -> None:
+        """Disconnect for good."""
+        self.link.close()
+
+    @property
+    def connected(self) -> bool:
+        """True while connected and welcomed."""
+        return self.link.up
+
+    # ----------------------------------------------------------------- the link's side
+    def _hello(self) -> m.Hello:
+        return m.Hello(self.name, self.token, self.password, m.PROTOCOL_VERSION)
+
+    def _changed(self, state: LinkState) -> None:
+        if state.kind == "connected" and state.welcome is not None:
+            self.welcome = state.welcome
+            self.name, self.token = state.welcome.name, state.welcome.token
+            self.inbox.append(Said("connected", state.welcome.name))
+            self.dropped = False
+        elif state.kind == "lost":
+            if not self.dropped:
+                self.inbox.append(Said("lost", state.reason))
+            self.dropped = True
+        elif state.kind == "refused":
+            self.inbox.append(Said("refused", state.reason))
+
+    def _deliver(self, message: m.Message) -> None:
+        if isinstance(message, m.TableState):
+            if self.state is None or self.state.number != message.number:
+                self.view = None
+            self.state = message
+            self.version += 1
+        elif isinstance(message, m.ViewOf):
+            self.view, self.viewed_at = message.view, self.clock()
+            self.count_ms = getattr(message, "count_ms", None)
+            self.version += 1
+        elif isinstance(message, m.ChatFrom):
+            self.inbox.append(Said("chat", message.text, message.sender))
+        elif isinstance(message, m.Notice):
+            self.inbox.append(Said("notice", message.sentence))
+        elif isinstance(message, m.Lobby):
+            self.lobby = message
+
+    # ----------------------------------------------------------------- asking the server
+    def _ask(self, message: m.Message) -> list[m.Message] | str:
+        """The answers to ``message``, or the sentence of its refusal (or of no answer)."""
+        answers = self.link.request(message)
+        if isinstance(answers, str):
+            return answers
+        refusal = next((a for a in answers if isinstance(a, m.Refused)), None)
+        return refusal.sentence if refusal is not None else answers
+
+    def ask_lobby(self) -> m.Lobby | str:
+        """The lobby now, or why not."""
+        answers = self._ask(m.AskLobby())
+        if isinstance(answers, str):
+            return answers
+        return next((a for a in answers if isinstance(a, m.Lobby)), None) or "The server sent no lobby."
+
+    def _seated(self, message: m.Message) -> m.TableState | str:
+        answers = self._ask(message)
+        if isinstance(answers, str):
+            return answers
+        state = next((a for a in answers if isinstance(a, m.TableState)), None)
+        return state or "The server did not say which table you are at."
+
+    def create(self, rules: Rules, seats: tuple[str, ...], public: bool, move_limit: int | None) -> m.TableState | str:
+        """Open a table (this player at its first person's seat); its state, or why not."""
+        return self._seated(m.CreateTable(rules, seats, public, move_limit))
+
+    def join(self, table: str) -> m.TableState | str:
+        """Sit at a table by its number or code; its state, or why not."""
+        return self._seated(m.Join(table))
+
+    def who(self) -> m.TableState | m.Lobby | str:
+        """Who is at this player's table (or in the lobby)."""
+        answers = self._ask(m.Who())
+        if isinstance(answers, str):
+            return answers
+        found = next((a for a in answers if isinstance(a, m.TableState | m.Lobby)), None)
+        return found or "The server did not say who is here."
+
+    def _done(self, message: m.Message) -> str | None:
+        answers = self._ask(message)
+        return answers if isinstance(answers, str) else None
+
+    def start_game(self) -> str | None:
+        """The host starts the game: None, or why not."""
+        return self._done(m.Start())
+
+    def leave(self) -> str | None:
+        """Leave the table for the lobby: None, or why not."""
+        refused = self._done(m.Leave())
+        if refused is None:
+            self.state, self.view = None, None
+            self.version += 1
+        return refused
+
+    def chat(self, text: str) -> str | None:
+        """Say ``text`` to the table (or the lobby): None, or why not."""
+        return self._done(m.Chat(text))
+
+    def give_seat(self, seat: int, level: str) -> str | None:
+        """The host gives an absent person's seat to a computer player: None, or why not."""
+        return self._done(m.GiveSeat(seat, level))
+
+    def take_seat_back(self) -> str | None:
+        """Take back this player's seat from the computer player keeping it: None, or why not."""
+        return self._done(m.TakeSeatBack())
+
+    def move(self, action: Action) -> str | None:
+        """Make a move: None once the server has it (its news is then in the view), or the refusal's sentence."""
+        return self._done(m.Move(action))
+
+
+class RemoteTable:
+    """The `Table` of a game held by the server, played from ``client``'s seat."""
+
+    def __init__(self, client: OnlineClient, label: str) -> None:
+        self.client = client
+        self._label = label
+        self._news: Callable[[], None] = lambda: None
+        self._heard = client.version
+        self._view = client.view
+        """The view the shell plays from: taken from the client only on the shell's loop (in `poll`, and after a
+        move), so the game never moves on under the shell before it has narrated the news."""
+
+    @property
+    def seat(self) -> int:
+        """The player's own seat."""
+        return self.view().seat
+
+    @property
+    def name(self) -> str:
+        """The table's own name: the server and the table's number."""
+        state = self.client.state
+        return f"online {self._label} {state.number if state else 0}"
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """None here: online games are not counted in the statistics against computer players' levels."""
+        return ()
+
+    @property
+    def phase(self) -> Phase:
+        """Where the game is."""
+        return self.view().phase
+
+    def waiting_for(self) -> frozenset[int]:
+        """The seats the game waits on, read from the view."""
+        return waiting_in(self.view())
+
+    def view(self) -> PlayerView:
+        """The view the server sent last, as the shell last took it."""
+        if self._view is None:
+            raise LookupError("The server has not sent this seat's view yet.")
+        return self._view
+
+    def view_after(self, told: int, early: frozenset[int]) -> PlayerView:
+        """The view at a pause the player looks back on, asked of the server (the current view if it cannot
+        answer now)."""
+        asking = getattr(m, "LookBack", None)
+        if asking is not None:
+            answers = self.client.link.request(asking(told, tuple(sorted(early))))
+            if not isinstance(answers, str):
+                for answer in answers:
+                    past = getattr(answer, "view", None)
+                    if type(answer).__name__ == "PastView" and isinstance(past, PlayerView):
+                        return past
+        return self.view()
+
+    def send(self, action: Action) -> str | None:
+        """Send the move and wait for the server's answer: None once made, or the sentence of its refusal."""
+        refused = self.client.move(action)
+        if refused is None:
+            self._take()
+        return refused
+
+    def count_time(self) -> float | None:
+        """The seconds left on the server's counting clock; the rules' full time if the server has not said (the
+        server's own timeout comes as news either way, so the shell never sends one)."""
+        view = self.client.view
+        if view is None or view.rules.count_timer is None:
+            return None
+        if self.client.count_ms is None:
+            return float(view.rules.count_timer)
+        return max(0.0, self.client.count_ms / 1000 - (self.client.clock() - self.client.viewed_at))
+
+    def caught_up(self) -> bool:
+        """False: the server's computer players move by themselves."""
+        return False
+
+    def hurry(self) -> None:
+        """Nothing: the server paces its computer players."""
+
+    def listen(self, news: Callable[[], None]) -> None:
+        """``news`` is called (by `poll`, on the shell's loop) when a new view has come."""
+        self._news = news
+
+    def poll(self) -> None:
+        """Call the news callback if a view or table state has come since the last call."""
+        if self.client.version != self._heard and self._take():
+            self._news()
+
+    def _take(self) -> bool:
+        """Take the client's latest view; False if it has none."""
+        self._heard = self.client.version
+        view = self.client.view
+        if view is None:
+            return False
+        self._view = view
+        return True
+
+    async def others_move(self, pace: float, ready: Callable[[], bool]) -> None:
+        """The others move on the server: wait a tick, and tell the shell if anything came."""
+        import asyncio
+
+        await asyncio.sleep(_TICK)
+        self.poll()
+
+    def keep(self, heard: object, moment: str, history: tuple[str, ...]) -> None:
+        """Nothing: the server keeps the game."""
+
+
+def waiting_in(view: PlayerView) -> frozenset[int]:
+    """The seats the game waits on, as ``view`` shows them."""
+    if view.phase is Phase.DISCARD:
+        return frozenset(seat for seat, done in enumerate(view.laid_away) if not done)
+    if view.phase is Phase.PLAY and view.turn is not None:
+        return frozenset({view.turn})
+    if view.phase is Phase.COUNT and view.counting is not None:
+        return frozenset({view.counting[0]})
+    if view.phase is Phase.PEG_CLAIM and view.claiming is not None:
+        return frozenset({view.claiming})
+    return frozenset()

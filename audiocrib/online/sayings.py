@@ -1,0 +1,91 @@
+"""The words of online play, for whatever client speaks them: a table as the lobby lists it, who is at a table or
+in the lobby, and a line of chat.
+
+>>> from audiocrib.engine.rules import Rules
+>>> from audiocrib.online.messages import Seat, TableState, TableSummary
+>>> table_line(TableSummary(4, "Ann", Rules(players=4, team_size=2), 2, 1, False))
+"Table 4, Ann's: six-card cribbage, four players in two teams of two, to 121; two seats open, one computer player."
+>>> state = TableState(4, "K7D3M9", 0, 1, Rules(players=3), (Seat("Ann", None, True), Seat("Bob", None, True),
+...                    Seat(None, "easy", True)), True, None)
+>>> who_is_here(state)
+'At table 4: Ann, the host; you, Bob; and Easy, a computer player. The code is K 7 D 3 M 9.'
+>>> chat_line("Ann", "<b>gg</b>")
+'Ann says: <b>gg</b>'
+"""
+
+from __future__ import annotations
+
+from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules
+from audiocrib.online.messages import Lobby, TableState, TableSummary
+
+__all__ = ["chat_line", "code_words", "lobby_people", "rules_words", "table_line", "who_is_here"]
+
+
+def rules_words(rules: Rules) -> str:
+    """The table's game, said: "six-card cribbage, four players in two teams of two, to 121"."""
+    teams = ""
+    if rules.team_size > 1:
+        teams = f" in {number_words(rules.sides)} teams of {number_words(rules.team_size)}"
+    match = f", match to {number_words(rules.match_games)} game points" if rules.match_games > 1 else ""
+    counting = ", counting by hand" if rules.manual_counting else ""
+    return (f"{rules.variant.value} cribbage, {number_words(rules.players)} players{teams}, to {rules.target}"
+            f"{match}{counting}")
+
+
+def _several(count: int, thing: str) -> str:
+    return f"{number_words(count)} {thing}{'' if count == 1 else 's'}"
+
+
+def table_line(table: TableSummary) -> str:
+    """One table of the lobby in one sentence."""
+    seats = "under way" if table.started else (
+        _several(table.open_seats, "seat") + " open" if table.open_seats else "full")
+    computers = f", {_several(table.computers, 'computer player')}" if table.computers else ""
+    return f"Table {table.number}, {table.host}'s: {rules_words(table.rules)}; {seats}{computers}."
+
+
+def code_words(code: str) -> str:
+    """A table's code said letter by letter, so a screen reader does not read it as a word: "K 7 D 3 M 9"."""
+    return ", ".join(" ".join(part) for part in code.split("-"))
+
+
+def who_is_here(state: TableState) -> str:
+    """Who sits at the table: each seat's holder, the host, who is away, the computer players; and the code."""
+    people = []
+    for number, seat in enumerate(state.seats):
+        if seat.name is None and seat.computer is None:
+            people.append("an open seat")
+            continue
+        if seat.name is None:
+            people.append(f"{(seat.computer or '').capitalize()}, a computer player")
+            continue
+        words = "you" if number == state.you else seat.name
+        if number == state.you and number != state.host:
+            words = f"you, {seat.name}"
+        notes = []
+        if number == state.host:
+            notes.append("the host")
+        if seat.computer is not None:
+            notes.append("played by a computer player while away")
+        elif not seat.connected:
+            notes.append("not connected")
+        people.append(", ".join([words, *notes]))
+    listed = people[0] if len(people) == 1 else "; ".join(people[:-1]) + f"; and {people[-1]}"
+    code = f" The code is {code_words(state.code)}." if state.code else ""
+    waiting = "" if state.started else " The game has not begun."
+    return f"At table {state.number}: {listed}.{waiting}{code}"
+
+
+def lobby_people(lobby: Lobby) -> str:
+    """Who is in the lobby (connected to the server)."""
+    if not lobby.people:
+        return "Nobody else is connected."
+    count = _several(len(lobby.people), "person")
+    count = count.replace("persons", "people")
+    return f"Connected, {count}: " + ", ".join(lobby.people) + "."
+
+
+def chat_line(sender: str, text: str) -> str:
+    """A line of chat as it is said and kept: the sender's name, then the text exactly as typed."""
+    return f"{sender} says: {text}"

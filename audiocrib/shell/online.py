@@ -1,0 +1,440 @@
+"""Playing online: the server's address and the player's name (asked once, then remembered), connecting, the
+lobby, making a table, the waiting room, chat and who is here, a game played at a `RemoteTable`, and a dropped
+connection said once and picked up again by itself.
+
+What the server sends arrives on the connection's own thread; `OnlineScreens._poll_online`, run by the shell's
+tick on its own loop, says it and moves the screens on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from audiocrib.client.address import Address, read_address
+from audiocrib.client.remote import OnlineClient, RemoteTable, Said
+from audiocrib.engine.game import Phase
+from audiocrib.online import messages as m
+from audiocrib.online.fields import NAME, ProtocolError
+from audiocrib.online.sayings import chat_line, lobby_people, table_line, who_is_here
+from audiocrib.shell.core import SessionCore
+from audiocrib.shell.keys import CREATE_ITEMS, MOVE_LIMITS, Mode
+from audiocrib.shell.lineedit import LineEdit
+from audiocrib.shell.servers import load_book, save_book
+from audiocrib.shell.table import Heard
+
+__all__ = ["OnlineScreens"]
+
+NEEDS_PASSWORD = "This server has a password; ask whoever runs it."
+UNKNOWN_TOKEN = "This server does not know your token; connect without one to choose a name."
+
+
+class OnlineScreens(SessionCore):
+    """The online screens and the chat and who keys."""
+
+    # ----------------------------------------------------------------- typing a line
+    def _ask_line(self, line: LineEdit, question: str, then: Callable[[str], None],
+                  back: Callable[[], None]) -> None:
+        """Ask for a line: the player types, Enter gives it to ``then``, Escape goes ``back``."""
+        self.line, self.line_then, self.line_back = line, then, back
+        self.line_from = self.mode if self.mode is not Mode.TYPING else self.line_from
+        self.mode = Mode.TYPING
+        self.say(question + (f" It says {line.text}." if line.text and not line.secret else ""))
+
+    def _typing_key(self, key: str) -> None:
+        self.announcer.say(self.line.type(key), keep=False)  # the line itself is kept once it is taken
+
+    def _typing_delete(self, key: str) -> None:
+        self.announcer.say(self.line.delete(), keep=False)
+
+    def _typing_left(self, key: str) -> None:
+        self.announcer.say(self.line.left(), keep=False)
+
+    def _typing_right(self, key: str) -> None:
+        self.announcer.say(self.line.right(), keep=False)
+
+    def _typing_home(self, key: str) -> None:
+        self.announcer.say(self.line.home(), keep=False)
+
+    def _typing_end(self, key: str) -> None:
+        self.announcer.say(self.line.end(), keep=False)
+
+    def _typing_read(self, key: str) -> None:
+        self.say(self.line.read_back())
+
+    def _typing_done(self, key: str) -> None:
+        text = self.line.take()
+        if not text:
+            self.say(f"{self.line.purpose}: nothing typed yet. Type it, or press Escape to go back.")
+            return
+        self.mode = self.line_from
+        self.line_then(text)
+
+    def _typing_cancel(self, key: str) -> None:
+        self.line.take()
+        self.mode = self.line_from
+        self.line_back()
+
+    # ----------------------------------------------------------------- address, name, connecting
+    def _play_online(self) -> None:
+        """The main menu's Play online: connect with what is remembered, or ask for it first."""
+        self.book, notice = load_book(self.save_path.parent if self.save_path is not None else None)
+        if notice:
+            self.say(notice)
+        given, self.online_address = self.online_address, None
+        if given:
+            self.book.address = given
+        if not self.book.address:
+            self._ask_address()
+        else:
+            self._address_chosen(self.book.address)
+
+    def _back_to_main(self) -> None:
+        self._close_online()
+        self._enter_menu(Mode.MAIN, "Main menu: ")
+
+    def _ask_address(self) -> None:
+        self._ask_line(LineEdit("Server address", 200, self.book.address),
+                       "Type the server's address, then press Enter: localhost for a server on this computer, or "
+                       "the name or number your host gave, such as 192.168.1.20. Up arrow reads back what you typed;"
+                       " Escape goes back.", self._address_chosen, self._back_to_main)
+
+    def _address_chosen(self, text: str) -> None:
+        try:
+            address = read_address(text)
+        except ValueError as error:
+            self.say(str(error))
+            self._ask_address()
+            return
+        self.book.address, self.address = text, address
+        if not self.book.name:
+            self._ask_name()
+        else:
+            self._connect()
+
+    def _ask_name(self) -> None:
+        self._ask_line(LineEdit("Your name", 24, self.book.name),
+                       "Type the name the others will hear, up to twenty-four letters and digits, then press Enter.",
+                       self._name_chosen, self._back_to_main)
+
+    def _name_chosen(self, text: str) -> None:
+        try:
+            name = NAME.read(text, "a name")
+        except ProtocolError as error:
+            self.say(str(error))
+            self._ask_name()
+            return
+        self.book.name = name
+        self._connect()
+
+    def _connect(self, password: str | None = None, fresh: bool = False) -> None:
+        self._close_online()
+        address: Address = self.address
+        kept = None if fresh else self.book.token_for(address.url)
+        token = kept[1] if kept is not None and kept[0].casefold() == self.book.name.casefold() else None
+        self.client = OnlineClient(address.url, self.book.name, token, password)
+        self.mode = Mode.CONNECTING
+        self.say(f"Connecting to {address.said}, as {self.book.name}. Escape stops.")
+        self.client.start()
+
+    def _close_online(self) -> None:
+        client = self.client
+        if client is not None:
+            self.client = None
+            client.close()
+        if isinstance(self.table, RemoteTable):
+            self.table = None
+
+    def _stop_connecting(self, key: str) -> None:
+        self.say("Stopped.")
+        self._back_to_main()
+
+    # ----------------------------------------------------------------- what the server sends
+    def _poll_online(self) -> None:
+        """Say what has come from the server, and move the screens on with it (run by the tick)."""
+        client = self.client
+        if client is None:
+            return
+        while client.inbox and self.client is client:
+            self._take(client.inbox.popleft())
+        if self.client is not client:
+            return
+        if isinstance(self.table, RemoteTable):
+            if client.view is not None:
+                self.table.poll()
+        elif self.mode in (Mode.WAITING_ROOM, Mode.CONNECTING) or self.line_from is Mode.WAITING_ROOM:
+            self._maybe_begin()
+
+    def _take(self, said: Said) -> None:
+        if said.kind == "chat":
+            line = chat_line(said.sender, said.text)
+            if self.settings.chat:
+                self.cue("chat")
+                self.say(line)
+            else:
+                self.announcer.history.add(line)
+        elif said.kind == "notice":
+            self.say(said.text)
+        elif said.kind == "lost":
+            self._lost(said.text)
+        elif said.kind == "connected":
+            self._connected(said.text)
+        elif said.kind == "refused":
+            self._refused(said.text)
+
+    def _lost(self, reason: str) -> None:
+        why = f" ({reason})" if reason else ""
+        if self.mode is Mode.CONNECTING:
+            self.say(f"Could not connect to {self.address.said}{why}. Trying again; Escape stops.")
+        else:
+            self.say(f"The connection to the server was lost{why}. Trying again by itself.")
+
+    def _connected(self, name: str) -> None:
+        client = self.client
+        assert client is not None and client.token is not None
+        self.book.remember(self.address.url, self.book.address, name, client.token)
+        try:
+            save_book(self.save_path.parent if self.save_path is not None else None, self.book)
+        except OSError:
+            self.say("Your name on this server could not be kept; you will choose it again next time.")
+        if isinstance(self.table, RemoteTable):
+            self.say("Connected again.")
+            self.table.poll()
+            if self.mode is Mode.GAME and not self.holding:
+                self._say_where_it_stands()
+                self.say(self._prompt_text())
+            return
+        if self.mode is Mode.CONNECTING:
+            renamed = f"; this server knows you as {name}" if name != self.book.name else ""
+            self.say(f"Connected{renamed}.")
+            if client.state is None:
+                self._to_lobby()
+
+    def _refused(self, sentence: str) -> None:
+        if sentence == UNKNOWN_TOKEN:
+            self.book.forget(self.address.url)
+            self._connect(fresh=True)
+            return
+        self.say(sentence)
+        if sentence == NEEDS_PASSWORD or sentence.startswith("That is not this server's password"):
+            self._ask_line(LineEdit("Password", 128, secret=True), "Type the server's password, then Enter.",
+                           lambda text: self._connect(password=text), self._back_to_main)
+        elif "name" in sentence.casefold():
+            self._ask_name()
+        else:
+            self._back_to_main()
+
+    # ----------------------------------------------------------------- the lobby
+    def _to_lobby(self, prefix: str = "Lobby: ") -> None:
+        client = self.client
+        if client is None:
+            return
+        answer = client.ask_lobby()
+        if isinstance(answer, str):
+            self.say(answer)
+        self.mode, self.menu_index = Mode.LOBBY, 0
+        tables = client.lobby.tables if client.lobby else ()
+        counted = "no tables open" if not tables else (
+            "one table open" if len(tables) == 1 else f"{len(tables)} tables open")
+        self.say(f"{prefix}{counted}.")
+        self._say_lobby_item()
+
+    def _say_lobby_item(self) -> None:
+        items = self._online_items()
+        self.menu_index %= len(items)
+        self.say(f"{self._online_item_text(items[self.menu_index])}. {self.menu_index + 1} of {len(items)}.")
+
+    def _online_items(self) -> tuple[str, ...]:
+        """The items of the lobby, the new table's menu or the waiting room."""
+        if self.mode is Mode.LOBBY:
+            lobby = self.client.lobby if self.client is not None else None
+            tables = tuple(f"table {t.number}" for t in (lobby.tables if lobby else ()))
+            return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
+                    "change server or name", "back to the main menu")
+        if self.mode is Mode.CREATE:
+            return CREATE_ITEMS
+        host = self.client is not None and self.client.state is not None and \
+            self.client.state.host == self.client.state.you
+        return (*(("start the game",) if host else ()), "who is at the table", "leave the table")
+
+    def _online_item_text(self, item: str) -> str:
+        lobby = self.client.lobby if self.client is not None else None
+        if item.startswith("table ") and lobby is not None:
+            found = next((t for t in lobby.tables if f"table {t.number}" == item), None)
+            if found is not None:
+                return table_line(found).rstrip(".")
+        if self.mode is Mode.CREATE:
+            return self._create_item_text(item)
+        return item[0].upper() + item[1:]
+
+    def _create_item_text(self, item: str) -> str:
+        rules = self.setup.rules()
+        if item == "people":
+            return f"Seats for people: {self.online_people} of {rules.players}, the rest computer players"
+        if item == "listed":
+            return "Listed in the lobby: " + ("yes" if self.online_listed else "no, joined by its code")
+        if item == "move_limit":
+            limit = self.online_limit
+            return "Time for each move: " + ("no limit" if limit is None else f"{limit} seconds")
+        if item == "setup":
+            return f"Table setup: {rules.describe()}"
+        return "Create the table"
+
+    def _online_change(self, direction: int) -> None:
+        items = self._online_items()
+        item = items[self.menu_index % len(items)]
+        if self.mode is not Mode.CREATE or item not in ("people", "listed", "move_limit"):
+            self.say("This item has no setting to change; press Enter to choose it.")
+            return
+        players = self.setup.rules().players
+        if item == "people":
+            self.online_people = max(1, min(players, self.online_people + direction))
+        elif item == "listed":
+            self.online_listed = not self.online_listed
+        else:
+            at = MOVE_LIMITS.index(self.online_limit)
+            self.online_limit = MOVE_LIMITS[max(0, min(len(MOVE_LIMITS) - 1, at + direction))]
+        self.say(f"{self._create_item_text(item)}.")
+
+    def _online_choose(self, key: str) -> None:
+        items = self._online_items()
+        item = items[self.menu_index % len(items)]
+        client = self.client
+        if client is None:
+            self._back_to_main()
+            return
+        if self.mode is Mode.CREATE:
+            self._create_choose(item)
+        elif item == "create a table":
+            self.online_people = min(self.online_people, self.setup.rules().players)
+            self.mode, self.menu_index = Mode.CREATE, 0
+            self.say(f"New table: {self._create_item_text(CREATE_ITEMS[0])}. 1 of {len(CREATE_ITEMS)}.")
+        elif item.startswith("table "):
+            self._seated(client.join(item.removeprefix("table ")))
+        elif item == "join a table by its code":
+            self._ask_line(LineEdit("Table code", 16), "Type the table's code, then press Enter.",
+                           lambda code: self._seated(client.join(code)), lambda: self._say_lobby_item())
+        elif item == "refresh the list":
+            self._to_lobby("Lobby, again: ")
+        elif item in ("who is here", "who is at the table"):
+            self._who("w")
+        elif item == "change server or name":
+            self._close_online()
+            self._ask_address()
+        elif item == "back to the main menu":
+            self._back_to_main()
+        elif item == "start the game":
+            refused = client.start_game()
+            if refused is not None:
+                self.say(refused)
+        elif item == "leave the table":
+            refused = client.leave()
+            self.say(refused) if refused is not None else self._to_lobby("You left the table. Lobby: ")
+
+    def _create_choose(self, item: str) -> None:
+        client = self.client
+        assert client is not None
+        if item in ("people", "listed"):
+            self._online_change(1)
+        elif item == "move_limit":
+            self._online_change(1)
+        elif item == "setup":
+            self.return_mode = Mode.CREATE
+            self._enter_menu(Mode.SETUP, "Table setup: ")
+        else:
+            rules = self.setup.rules()
+            levels = list(self.setup.levels)
+            seats = tuple(m.PERSON if seat < self.online_people else levels[(seat - 1) % len(levels)]
+                          for seat in range(rules.players))
+            self._seated(client.create(rules, seats, self.online_listed, self.online_limit))
+
+    def _online_escape(self, key: str) -> None:
+        if self.mode is Mode.LOBBY:
+            self._back_to_main()
+        elif self.mode is Mode.CREATE:
+            self._to_lobby()
+        else:
+            self._online_choose_item("leave the table")
+
+    def _online_choose_item(self, item: str) -> None:
+        items = self._online_items()
+        self.menu_index = items.index(item)
+        self._online_choose("enter")
+
+    # ----------------------------------------------------------------- at a table
+    def _seated(self, answer: m.TableState | str) -> None:
+        if isinstance(answer, str):
+            self.say(answer)
+            return
+        self.mode, self.menu_index = Mode.WAITING_ROOM, 0
+        self.say(who_is_here(answer))
+        self._maybe_begin()
+        if self.mode is Mode.WAITING_ROOM:
+            self._say_lobby_item()
+
+    def _maybe_begin(self) -> None:
+        """Once the table's game has begun and its view has come, sit down at it."""
+        client = self.client
+        if client is None or client.state is None or not client.state.started or client.view is None:
+            if self.mode is Mode.CONNECTING and client is not None and client.state is not None:
+                self._seated(client.state)
+            return
+        fresh = Mode.WAITING_ROOM in (self.mode, self.line_from)
+        typing = self.mode is Mode.TYPING
+        table = RemoteTable(client, self.address.said)
+        events = client.view.events
+        if not fresh:  # back at a game under way: where it stands, not the whole game again
+            self.say(f"Back at table {client.state.number}.")
+            self.resuming = True
+            try:
+                self._sit_at(table, Heard(len(events), frozenset(), len(events)))
+            finally:
+                self.resuming = False
+            if self.moment not in ("discard", "play", "count", "peg"):
+                self._say_where_it_stands()
+                self.say(self._prompt_text())
+        else:
+            self.say("The game begins.")
+            self._sit_at(table, Heard(0, frozenset(), -1))
+        if typing:  # the line being typed is still being typed, over the game now
+            self.mode, self.line_from = Mode.TYPING, Mode.GAME
+
+    def _leave_online_game(self) -> None:
+        """The game menu's Leave the table for now, or Enter after the match: off to the lobby or the main menu."""
+        client = self.client
+        if client is not None and client.state is not None and isinstance(self.table, RemoteTable) \
+                and self.table.phase is Phase.MATCH_OVER:
+            self.table = None
+            refused = client.leave()
+            if refused is None:
+                self._to_lobby("Lobby: ")
+                return
+        self._close_online()
+        self.say("You left the table; your seat is kept for you. Choose Play online to go back to it.")
+        self._enter_menu(Mode.MAIN, "Main menu: ")
+
+    def _chat_open(self, key: str) -> None:
+        client = self.client
+        if client is None or client.state is None:
+            self.say("Chat is for the people at your table; sit at a table first.")
+            return
+        self._ask_line(LineEdit("Message", 300), "Type your message, then press Enter to send it; Escape cancels.",
+                       self._chat_send, lambda: self.say("Not sent."))
+
+    def _chat_send(self, text: str) -> None:
+        client = self.client
+        refused = client.chat(text) if client is not None else "You are not connected."
+        if refused is not None:
+            self.say(refused)
+
+    def _who(self, key: str) -> None:
+        client = self.client
+        if client is None:
+            self.say("You are not connected to a server.")
+            return
+        answer = client.who()
+        if isinstance(answer, str):
+            self.say(answer)
+        elif isinstance(answer, m.TableState):
+            self.say(who_is_here(answer))
+        else:
+            self.say(lobby_people(answer))

@@ -1,0 +1,149 @@
+"""The terminal shell as an online client, for real: ``audiocrib serve`` on a free loopback port, and shells (the
+real prompt_toolkit application on pipe input) that connect to it, meet in the lobby, sit at a table with a
+computer player and play a whole match by keys, each hearing the game from their own seat."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+
+from audiocrib.engine.rules import Rules
+from audiocrib.server.serve import STORE_FILE
+from audiocrib.server.store import Store
+from audiocrib.shell.servers import SERVERS_FILE
+from audiocrib.shell.tablesetup import TableSetup
+from audiocrib.telling.narrator import Narrator
+from tests.online_driver import Player, play_together, until
+from tests.test_serve import Running
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Running]:
+    running = Running(tmp_path / "server")
+    yield running
+    if running.process.poll() is None:
+        running.stop()
+
+
+async def sign_in(player: Player, port: int) -> None:
+    """From the main menu: Play online, the address and the name typed, connected, in the lobby."""
+    await player.choose("Play online")
+    await player.hears(lambda s: s.startswith("Type the server's address"))
+    await player.type(f"127.0.0.1:{port}")
+    await player.hears(lambda s: s.startswith("Type the name"))
+    await player.type(player.name)
+    await player.hears(lambda s: s.startswith("Lobby: "))
+
+
+def heard_in_order(heard: list[str], expected: list[str]) -> list[str]:
+    """The expected lines not found in ``heard`` in their order (empty when each was heard, in order)."""
+    missing, at = [], 0
+    for line in expected:
+        try:
+            at = heard.index(line, at) + 1
+        except ValueError:
+            missing.append(line)
+    return missing
+
+
+def test_two_people_and_a_computer_player_play_a_match_online(server: Running, tmp_path: Path) -> None:
+    setup = TableSetup(players=3, target=61, levels=("easy", "easy"))
+    ann = Player("Ann", tmp_path / "ann", setup=setup)
+    bob = Player("Bob", tmp_path / "bob")
+
+    async def script() -> None:
+        with create_pipe_input() as pipe_a, create_pipe_input() as pipe_b:
+            ann.start(pipe_a)
+            bob.start(pipe_b)
+            try:
+                await until(lambda: bool(ann.said) and bool(bob.said), "the main menus")
+                await sign_in(ann, server.port)
+                await ann.choose("Create a table")
+                await ann.choose("Create the table")
+                await ann.hears(lambda s: s.startswith("At table 1: you, the host; an open seat; and Easy"))
+                await sign_in(bob, server.port)
+                await bob.choose("Table 1, Ann's: six-card cribbage, three players, to 61; one seat open")
+                await bob.hears(lambda s: s.startswith("At table 1: Ann, the host; you, Bob; and Easy, "))
+                await ann.hears("Bob sits down at the table.")
+                assert await bob.press("w") == [bob.said[-1]]
+                assert bob.said[-1].startswith("At table 1: Ann, the host; you, Bob")
+                await ann.press("/")
+                await ann.type("Good luck, <b>Bob</b>!")
+                await bob.hears("Ann says: Good luck, <b>Bob</b>!")
+                await ann.choose("Start the game")
+                await ann.hears("The game begins.")
+                await bob.hears("The game begins.")
+                await play_together([ann, bob])
+            finally:
+                await ann.stop()
+                await bob.stop()
+
+    asyncio.run(script())
+    with Store(tmp_path / "server" / STORE_FILE) as store:
+        game = store.game(1)
+    assert game.over
+    names = game.view(0).names
+    assert names == ("Ann", "Bob", "Easy")
+    for seat, player in ((0, ann), (1, bob)):
+        narrator = Narrator(names, game.rules, seat)
+        expected = [line for event in game.view(seat).events for line in narrator.tell(event)]
+        assert heard_in_order(player.said, expected) == []
+        assert any(line.startswith("Easy plays") for line in player.said)
+    assert any(line.startswith("Bob plays") for line in ann.said)
+    assert any(line.startswith("Ann plays") for line in bob.said)
+    book = json.loads((tmp_path / "ann" / SERVERS_FILE).read_text())
+    assert book["name"] == "Ann" and book["address"] == f"127.0.0.1:{server.port}"
+    assert book["servers"][0]["name"] == "Ann" and len(book["servers"][0]["token"]) >= 16
+    assert game.rules == Rules(players=3, target=61)
+
+
+def test_a_server_killed_mid_game_is_reconnected_to_and_the_game_goes_on(tmp_path: Path) -> None:
+    folder = tmp_path / "server"
+    first = Running(folder)
+    port = first.port
+    setup = TableSetup(players=2, target=61, levels=("easy",))
+    ann = Player("Ann", tmp_path / "ann", setup=setup)
+    servers = [first]
+
+    async def script() -> None:
+        with create_pipe_input() as pipe:
+            ann.start(pipe)
+            try:
+                await until(lambda: bool(ann.said), "the main menu")
+                await sign_in(ann, port)
+                await ann.choose("Create a table")
+                await ann.press("left")  # one seat for a person: the other is the computer player's
+                await ann.choose("Create the table")
+                await ann.choose("Start the game")
+                await ann.hears("The game begins.")
+                for _ in range(3):
+                    await until(lambda: ann.session.moment in ("discard", "play", "count"), "Ann's turn", 60)
+                    await ann.move()
+                    servers[-1].stop(signal.SIGKILL)
+                    await ann.hears(lambda s: s.startswith("The connection to the server was lost"))
+                    servers.append(Running(folder, "--port", str(port)))
+                    back = await ann.hears("Connected again.")
+                    at = ann.said.index(back, len(ann.said) - 40)
+                    await until(lambda at=at: len(ann.said) > at + 1, "where the game stands")
+                    assert ann.said[at + 1].startswith("You have "), ann.said[at:]
+                await play_together([ann])
+            finally:
+                await ann.stop()
+
+    try:
+        asyncio.run(script())
+    finally:
+        servers[-1].stop()
+    assert sum(line.startswith("The connection to the server was lost") for line in ann.said) == 3
+    with Store(folder / STORE_FILE) as store:
+        game = store.game(1)
+    assert game.over
+    narrator = Narrator(game.view(0).names, game.rules, 0)
+    expected = [line for event in game.view(0).events for line in narrator.tell(event)]
+    assert heard_in_order(ann.said, expected) == []
