@@ -226,7 +226,19 @@ class Server:
         if isinstance(message, m.Join):
             table, others = self._join(player, message.table)
             connection.table = table.id
+            if others is None:  # at this table already: the table and the whole game again, to resynchronise
+                caught = self.tables.room(table.id).catch_up(player.id, since=0)
+                if isinstance(caught, str):
+                    raise ProtocolError(caught)
+                return [(None, said) for _, said in caught]
             return [(None, self._state(table, player)), *others]
+        if isinstance(message, m.LookBack):
+            if connection.table is None:
+                raise ProtocolError(NO_TABLE)
+            past = self.tables.room(connection.table).look_back(player.id, message.told, message.early)
+            if isinstance(past, str):
+                raise ProtocolError(past)
+            return [(None, past)]
         if isinstance(message, m.Who):
             sitting = None if connection.table is None else self.store.table(connection.table)
             return [(None, self._lobby() if sitting is None else self._state(sitting, player))]
@@ -301,9 +313,9 @@ class Server:
         room.connected(player.id, True)  # nobody else is at the table to hear it
         return table
 
-    def _join(self, player: Player, reference: str) -> tuple[Table, Answers]:
+    def _join(self, player: Player, reference: str) -> tuple[Table, Answers | None]:
         """The table asked for, with the player seated (by its room, which writes the seat), and what the others
-        at the table are told."""
+        at the table are told (None if the player sat there already)."""
         if reference.isdigit():
             found = self.store.table(int(reference)) if len(reference) <= 18 else None
             if found is None or found.status is Status.OVER:
@@ -316,7 +328,7 @@ class Server:
                 raise ProtocolError(f"No table on this server has the code {reference}.")
         table = found
         if _seat_of(table, player) is not None:
-            return table, []
+            return table, None
         if table.status is not Status.OPEN:
             raise ProtocolError(f"Table {table.id} has begun; its seats are taken.")
         if not table.open_seats:

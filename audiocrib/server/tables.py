@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from audiocrib.online import messages as m
@@ -152,7 +153,7 @@ class Tables:
             self._clock(room)
 
     def _clock(self, room: Room) -> None:
-        stamp = _count_due(room)
+        stamp = room.count_due()
         held = self._clocks.get(room.table_id)
         if held is not None and held[0] == stamp and not held[1].done():
             return
@@ -168,8 +169,9 @@ class Tables:
 
     async def _count_clock(self, room: Room, stamp: int) -> None:
         """Wait the table's counting time, then the count not made in time is the timer's."""
-        assert room.game is not None and room.game.rules.count_timer is not None
-        await asyncio.sleep(room.game.rules.count_timer)
+        deadline = room.count_deadline()
+        if deadline is not None:  # the same clock the views' count_ms reads
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
         async with self._lock(room):
             await self._send(room.count_timeout(stamp))
         self.go(room)
@@ -189,13 +191,3 @@ class Tables:
         for task in [*self._computers.values(), *(clock for _, clock in self._clocks.values())]:
             task.cancel()
 
-
-def _count_due(room: Room) -> int | None:
-    """The log's length if the game waits on a person's manual count and the rules time it, else None."""
-    game = room.game
-    if game is None or game.over or game.counting is None or game.rules.count_timer is None:
-        return None
-    seat = game.counting[0]
-    if room.computer_at(seat) is not None or seat not in game.waiting_for():
-        return None
-    return len(game.events)
