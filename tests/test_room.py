@@ -261,7 +261,7 @@ def test_a_seat_given_to_a_computer_player_and_taken_back(tmp_path: Path) -> Non
         state = room.table_state(ann)
         assert isinstance(state, TableState)
         assert state.seats == (SeatState("Ann", None, True), SeatState("Bob", "medium", False),
-                               SeatState(None, "easy", True))
+                               SeatState("Easy", "easy", True))
         assert room.summary().computers == 2
         rng = random.Random(5)
         kept = 0
@@ -409,18 +409,21 @@ def test_looking_back_shows_a_seat_no_more_than_it_knew(tmp_path: Path) -> None:
                 assert isinstance(straight, PastView) and straight.view == game.at(told).view(seat)
                 assert straight.view.events == log[:told]
                 assert leaks(game.at(told), seat, view_to_json(straight.view)) == []
-                early = tuple(rng.sample(range(told, length), min(3, length - told)))
-                past = room.look_back(person.id, told, early)
-                if isinstance(past, str):  # events that cannot follow there: one sentence, nothing shown
-                    assert past == "Those events cannot follow that point of the game."
-                    continue
+                following = tuple(range(told, min(length, told + 3)))  # heard early: the next events
+                past = room.look_back(person.id, told, (*following, *range(told)))  # earlier ones change nothing
+                assert isinstance(past, PastView) and past.view == game.at(told + len(following)).view(seat)
                 looked += 1
-                assert past.told == told and past.early == early
-                assert past.view.events == (*log[:told], *(log[i] for i in sorted(early)))
-                encoded = view_to_json(past.view)
-                assert cards_in({k: v for k, v in encoded.items() if k != "events"}) <= ever_known
-                assert str(game.seed) not in json.dumps(encoded)
-                assert decode_from_server(encode(past)) == past
+                for early in (following, tuple(rng.sample(range(told, length), min(3, length - told)))):
+                    past = room.look_back(person.id, told, early)
+                    if isinstance(past, str):  # events that cannot follow there: one sentence, nothing shown
+                        assert past == "Those events cannot follow that point of the game."
+                        continue
+                    assert past.told == told and past.early == early
+                    assert past.view.events == (*log[:told], *(log[i] for i in sorted(early)))
+                    encoded = view_to_json(past.view)
+                    assert cards_in({k: v for k, v in encoded.items() if k != "events"}) <= ever_known
+                    assert str(game.seed) not in json.dumps(encoded)
+                    assert decode_from_server(encode(past)) == past
             assert room.look_back(stranger.id, 0, ()) == "You are not at a table; join one first."
         ann = next(iter(people))
         length = len(room.game.events)
