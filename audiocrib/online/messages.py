@@ -256,8 +256,8 @@ class Lobby(Message):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A seat at a table: a person's (``name``, None while open) or a computer player's (``computer``, its level,
-    with ``name`` the absent person it keeps the seat for, if any)."""
+    """A seat at a table: a person's (``name``, None while open; ``computer`` the level of a computer player keeping
+    it while they are away, else None) or a computer player's own (``name`` its name, ``computer`` its level)."""
 
     name: str | None = field(metadata={"field": Maybe(NAME)})
     computer: str | None = field(metadata={"field": Maybe(Choice(*COMPUTER_LEVELS))})

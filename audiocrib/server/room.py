@@ -157,7 +157,7 @@ class Room:
         seats = []
         for seat in self._table.seats:
             if seat.computer is not None:
-                seats.append(SeatState(None, seat.computer, True))
+                seats.append(SeatState(seat.name or None, seat.computer, True))
             else:
                 seats.append(SeatState(seat.name or None, seat.stand_in, seat.player in self._connected))
         return TableState(self._table.id, None if self._table.public else self._table.code,

@@ -32,26 +32,33 @@ UNDER_WAY = ("The game is under way, so your seat stays yours; the host can give
              " are away.")
 """The answer to leaving a table whose game has begun."""
 Send = Callable[[Outgoing], Awaitable[None]]
+Connected = Callable[[int], bool]
+"""Whether a player (by id) has a live connection now."""
 _log = logging.getLogger(__name__)
 
 
 class Tables:
     """The rooms of ``store``'s tables, loaded as they are touched, and each room's computer and clock tasks."""
 
-    def __init__(self, store: Store, limits: Limits, send: Send) -> None:
+    def __init__(self, store: Store, limits: Limits, send: Send, connected: Connected = lambda player: False) -> None:
         self.store = store
         self.limits = limits
         self._send = send
+        self._is_connected = connected
         self._rooms: dict[int, Room] = {}
         self._locks: dict[int, asyncio.Lock] = {}  # one per room: its moves and their sending, one at a time
         self._computers: dict[int, asyncio.Task[None]] = {}
         self._clocks: dict[int, tuple[int, asyncio.Task[None]]] = {}  # table -> (log's length, its clock)
 
-    def room(self, table: int) -> Room:
-        """The table's room, loaded from the store the first time it is touched since the server started."""
+    def room(self, table: int, but: int | None = None) -> Room:
+        """The table's room, loaded from the store the first time it is touched (since the server started, or
+        since it was let go), knowing which of its people are connected (all but ``but``, who is coming back)."""
         room = self._rooms.get(table)
         if room is None:
             room = self._rooms[table] = Room.load(self.store, table)
+            for person in room.people():
+                if person != but and self._is_connected(person):
+                    room.connected(person, True)  # nobody is told: they were here all along
         return room
 
     def add(self, room: Room) -> None:
@@ -112,7 +119,7 @@ class Tables:
         out: Outgoing = []
         at: int | None = None
         for table in self.store.tables_of(player):
-            room = self.room(table.id)
+            room = self.room(table.id, but=player)
             out.extend(room.connected(player, True))
             if room.game is not None:
                 caught = room.catch_up(player, since=0)
