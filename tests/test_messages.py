@@ -49,6 +49,8 @@ EXAMPLES: list[m.Message] = [
     m.GiveSeat(2, "medium"),
     m.TakeSeatBack(),
     m.Ping(41),
+    m.LookBack(0, ()),
+    m.LookBack(120, (131, 140)),
     m.Welcome("Ann", TOKEN, 1),
     m.Refused("It is Bob's turn to play."),
     m.Lobby((m.TableSummary(4, "Ann", Rules(players=4, team_size=2), 2, 1, False),), 0, ("Ann", "Bob")),
@@ -56,6 +58,8 @@ EXAMPLES: list[m.Message] = [
     m.TableState(4, "BLUE-FOX-7", 0, 1, Rules(players=3),
                  (m.Seat("Ann", None, True), m.Seat(None, None, False), m.Seat("Bob", "easy", False)), False, 60),
     m.ViewOf(GAME.view(1)),
+    m.ViewOf(GAME.view(1), 14_250),
+    m.PastView(5, (), GAME.at(5).view(1)),
     m.News(5, GAME.view(2).events[5:]),
     m.ChatFrom("Bob", "gg"),
     m.Notice("Bob left the table; his seat waits for him."),
@@ -145,6 +149,13 @@ NAME_RULE = ("The name in the hello message must be from one to twenty-four lett
         ('{"type": "create_table", "rules": {}, "seats": ["person"], "public": true, "move_limit": null}',
          "The table needs two seats, one for each player."),
         ('{"type": "join", "table": "<img src=x>"}', None),
+        ('{"type": "look_back", "told": 50001, "early": []}', "The told in the look back message must be a whole"
+                                                              " number from zero to fifty thousand."),
+        ('{"type": "look_back", "told": 3, "early": [1.5]}', "Entry one of the early in the look back message must be"
+                                                             " a whole number from zero to fifty thousand."),
+        ('{"type": "look_back", "told": 3, "early": ' + json.dumps(list(range(1001))) + "}",
+         "The early in the look back message must be a list of at most one thousand entries."),
+        ('{"type": "look_back", "told": 3}', "The look back message needs its early."),
     ],
 )
 def test_hostile_text_gets_one_sentence(text: str, sentence: str | None) -> None:
@@ -208,7 +219,7 @@ def test_random_text_gives_only_protocol_errors(text: str | bytes) -> None:
 @given(st.sampled_from(TYPES), st.dictionaries(st.sampled_from(
     ["name", "token", "password", "version", "rules", "seats", "public", "move_limit", "table", "action", "text",
      "seat", "level", "number", "sentence", "tables", "more", "people", "code", "host", "you", "started", "view",
-     "since", "events", "sender", "extra"]), json_values, max_size=6))
+     "since", "events", "sender", "told", "early", "count_ms", "extra"]), json_values, max_size=6))
 def test_random_fields_give_only_protocol_errors(kind: str, fields: dict[str, Any]) -> None:
     only_protocol_errors(json.dumps({"type": kind, **fields}))
 

@@ -17,6 +17,7 @@ from audiocrib.bots.base import hand_being_counted
 from audiocrib.engine.actions import Action, ClaimCount, Discard, Go, Play
 from audiocrib.engine.events import event_to_json
 from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.scoring import score_hand, score_play
 from audiocrib.engine.viewcodec import view_to_json
@@ -25,6 +26,7 @@ from audiocrib.online.messages import (
     Message,
     News,
     Notice,
+    PastView,
     TableState,
     TableSummary,
     ViewOf,
@@ -259,7 +261,7 @@ def test_a_seat_given_to_a_computer_player_and_taken_back(tmp_path: Path) -> Non
         state = room.table_state(ann)
         assert isinstance(state, TableState)
         assert state.seats == (SeatState("Ann", None, True), SeatState("Bob", "medium", False),
-                               SeatState(None, "easy", True))
+                               SeatState("Easy", "easy", True))
         assert room.summary().computers == 2
         rng = random.Random(5)
         kept = 0
@@ -378,3 +380,54 @@ def test_joining_leaving_and_starting(tmp_path: Path) -> None:
         assert isinstance(other.join(cy.id), list)
         assert other.leave(bob.id) == [(cy.id, Notice(f"Bob closed table {other.table_id}."))]
         assert other.status is Status.OVER and store.table(other.table_id).status is Status.OVER  # type: ignore[union-attr]
+
+
+def test_looking_back_shows_a_seat_no_more_than_it_knew(tmp_path: Path) -> None:
+    rules, seats = SHAPES["four in teams, pegging by hand, muggins"]
+    with Store(tmp_path / "server.sqlite3") as store:
+        early_room = Room.create(store, store.add_player("Eve")[0].id, rules, seats)
+        assert early_room.look_back(early_room.host, 0, ()) == "The game at this table has not begun."
+        room, people = open_table(store, rules, seats)
+        stranger, _ = store.add_player("Dee")
+        assert room.look_back(stranger.id, 0, ()) == "You are not at a table; join one first."
+        rng, looked = random.Random(15), 0
+        while room.playing:
+            for _ in range(9):
+                if room.playing:
+                    step(store, room, people, rng)
+            game = room.game
+            assert game is not None
+            length = len(game.events)
+            for person in people.values():
+                seat = room.seat_of(person.id)
+                assert seat is not None
+                log = game.view(seat).events  # what the seat has been told, in order
+                _, known = known_by_deal(game.events, seat)
+                ever_known = set().union(*known)
+                told = rng.randint(0, length)
+                straight = room.look_back(person.id, told, ())
+                assert isinstance(straight, PastView) and straight.view == game.at(told).view(seat)
+                assert straight.view.events == log[:told]
+                assert leaks(game.at(told), seat, view_to_json(straight.view)) == []
+                following = tuple(range(told, min(length, told + 3)))  # heard early: the next events
+                past = room.look_back(person.id, told, (*following, *range(told)))  # earlier ones change nothing
+                assert isinstance(past, PastView) and past.view == game.at(told + len(following)).view(seat)
+                looked += 1
+                for early in (following, tuple(rng.sample(range(told, length), min(3, length - told)))):
+                    past = room.look_back(person.id, told, early)
+                    if isinstance(past, str):  # events that cannot follow there: one sentence, nothing shown
+                        assert past == "Those events cannot follow that point of the game."
+                        continue
+                    assert past.told == told and past.early == early
+                    assert past.view.events == (*log[:told], *(log[i] for i in sorted(early)))
+                    encoded = view_to_json(past.view)
+                    assert cards_in({k: v for k, v in encoded.items() if k != "events"}) <= ever_known
+                    assert str(game.seed) not in json.dumps(encoded)
+                    assert decode_from_server(encode(past)) == past
+            assert room.look_back(stranger.id, 0, ()) == "You are not at a table; join one first."
+        ann = next(iter(people))
+        length = len(room.game.events)
+        assert room.look_back(ann, length + 1, ()) == (
+            f"The game has had only {number_words(length)} events; you cannot look back past them.")
+        assert room.look_back(ann, 0, (length,)) == "An event you heard early must be one the game has had."
+        assert looked > 10

@@ -31,6 +31,7 @@ from audiocrib.online.messages import (
     News,
     Notice,
     Refused,
+    TableState,
     ViewOf,
     decode_from_server,
     encode,
@@ -326,21 +327,49 @@ def test_an_absent_players_seat_is_played_by_a_computer_until_they_take_it_back(
     assert "Bo is back." in notices and "Bo plays their own seat again." in notices
 
 
+def counting_mine(message: Message) -> bool:
+    """A view in which the game waits on this seat's own count."""
+    return isinstance(message, ViewOf) and message.view.counting is not None and \
+        message.view.counting[0] == message.view.seat
+
+
 def test_the_servers_counting_clock_times_out_a_count_not_made(server: Running) -> None:
     client = Client()
+    left: list[int | None] = []
+    rejoined: list[Message] = []
 
     async def go() -> None:
-        async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as cal:
-            await ask(cal, hello("Cal"))
-            rules = {"players": 2, "target": 61, "manual_counting": True, "count_timer": 15}
-            await ask(cal, {**create(False, ("person", "easy")), "rules": rules})
-            await cal.send_str(json.dumps({"type": "start"}))
-            await client.play(cal, until=lambda x: isinstance(x, News) and any(
-                isinstance(e, HandShown) and e.seat == 0 for e in x.events))
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(server.url) as cal:
+                token = (await ask(cal, hello("Cal")))["token"]
+                rules = {"players": 2, "target": 61, "manual_counting": True, "count_timer": 15}
+                await ask(cal, {**create(False, ("person", "easy")), "rules": rules})
+                await cal.send_str(json.dumps({"type": "start"}))
+                await client.play(cal, until=counting_mine)
+            await asyncio.sleep(1.5)  # away while the clock runs
+            async with session.ws_connect(server.url) as cal:
+                assert (await ask(cal, hello("Cal", token)))["name"] == "Cal"
+                await client.play(cal, until=counting_mine)  # the catch-up's view
+                client.views -= 1
+                heard = len(client.got)
+                await cal.send_str(json.dumps({"type": "join", "table": str(client.table)}))
+                await client.play(cal, until=counting_mine)  # and again, asked for: the table and the whole game
+                rejoined.extend(x for _, x in client.got[heard:])
+                left.extend(x.count_ms for _, x in client.got if isinstance(x, ViewOf))
+                await client.play(cal, until=lambda x: isinstance(x, News) and any(
+                    isinstance(e, HandShown) and e.seat == 0 for e in x.events))
     run(go())
     shown = [e for _, x in client.got if isinstance(x, News) for e in x.events if isinstance(e, HandShown)]
     mine = [e for e in shown if e.seat == 0]
     assert len(mine) == 1 and mine[0].timed_out and mine[0].claimed is None, shown
+    *before, asked, back, again = left
+    assert set(before) == {None}  # nothing to count yet
+    assert asked is not None and 14_000 <= asked <= 15_000  # the clock just started: the rules' fifteen seconds
+    assert back is not None and again is not None and 0 < again <= back <= asked - 1_400  # what is left of it
+    first, *news, view = rejoined
+    assert isinstance(first, TableState) and first.you == 0 and first.seats[0].connected
+    assert isinstance(view, ViewOf) and news and all(isinstance(x, News) for x in news)
+    assert news[0].since == 0 and tuple(e for x in news for e in x.events) == view.view.events
 
 
 # --- A game played through the server ------------------------------------------------------------------------------
@@ -365,6 +394,7 @@ class Client:
         self.moved_at = -1  # the log's length when the last move was sent
         self.won = False
         self.refusals: list[str] = []
+        self.table = 0  # the table's number, from the last table state
 
     async def play(self, socket: aiohttp.ClientWebSocketResponse, views: int | None = None,
                    probe: bool = False, until: Callable[[Message], bool] | None = None) -> None:
@@ -381,6 +411,8 @@ class Client:
             self.got.append((self.length, message))
             if isinstance(message, Refused):
                 self.refusals.append(message.sentence)
+            if isinstance(message, TableState):
+                self.table = message.number
             if until is not None and until(message):
                 return
             if not isinstance(message, ViewOf):

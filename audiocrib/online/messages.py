@@ -73,6 +73,10 @@ MAX_NEWS_EVENTS = 10_000
 _SEAT = Number(0, 5)
 _TABLE_NUMBER = Number(1, 10**9)
 _SECONDS = Maybe(Number(10, 3600))
+_LOG_INDEX = Number(0, MAX_VIEW_EVENTS)
+MAX_EARLY = 1000
+"""The most events a `LookBack` may name as heard early."""
+MAX_COUNT_MS = 3_600_000
 _RULES, _ACTION, _VIEW, _EVENT = RulesField(), ActionField(), ViewField(), EventField()
 PERSON = "person"
 """A seat kept for a person, in `CreateTable.seats`; the other entries are computer levels."""
@@ -195,6 +199,17 @@ class Ping(Message):
     number: int = field(metadata={"field": Number(0, 1_000_000)})
 
 
+@dataclass(frozen=True, slots=True)
+class LookBack(Message):
+    """Ask for this seat's view as it stood after the first ``told`` events of its log, then the events at the
+    indexes ``early`` (later ones the player already heard): the game at a pause the player is looking back on.
+    Answered with `PastView`."""
+
+    type: ClassVar[str] = "look_back"
+    told: int = field(metadata={"field": _LOG_INDEX})
+    early: tuple[int, ...] = field(metadata={"field": Many(_LOG_INDEX, MAX_EARLY)})
+
+
 # From the server to a client.
 
 
@@ -241,8 +256,8 @@ class Lobby(Message):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A seat at a table: a person's (``name``, None while open) or a computer player's (``computer``, its level,
-    with ``name`` the absent person it keeps the seat for, if any)."""
+    """A seat at a table: a person's (``name``, None while open; ``computer`` the level of a computer player keeping
+    it while they are away, else None) or a computer player's own (``name`` its name, ``computer`` its level)."""
 
     name: str | None = field(metadata={"field": Maybe(NAME)})
     computer: str | None = field(metadata={"field": Maybe(Choice(*COMPUTER_LEVELS))})
@@ -273,9 +288,22 @@ class TableState(Message):
 
 @dataclass(frozen=True, slots=True)
 class ViewOf(Message):
-    """This seat's whole view of the game, as after a (re)connection or when the client asks for it."""
+    """This seat's whole view of the game: after each move, and on joining or a (re)connection."""
 
     type: ClassVar[str] = "view"
+    view: PlayerView = field(metadata={"field": _VIEW})
+    count_ms: int | None = field(default=None, metadata={"field": Maybe(Number(0, MAX_COUNT_MS))})
+    """When the game waits on this seat's manual count and the rules time it: the milliseconds left on the
+    server's counting clock (None otherwise)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PastView(Message):
+    """The answer to `LookBack`: its ``told`` and ``early``, and the seat's view as it stood then."""
+
+    type: ClassVar[str] = "past_view"
+    told: int = field(metadata={"field": _LOG_INDEX})
+    early: tuple[int, ...] = field(metadata={"field": Many(_LOG_INDEX, MAX_EARLY)})
     view: PlayerView = field(metadata={"field": _VIEW})
 
 
@@ -315,10 +343,10 @@ class Pong(Message):
 
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     c.type: c for c in (Hello, AskLobby, CreateTable, Join, Leave, Start, Move, Chat, Who, GiveSeat, TakeSeatBack,
-                        Ping)
+                        Ping, LookBack)
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {
-    c.type: c for c in (Welcome, Refused, Lobby, TableState, ViewOf, News, ChatFrom, Notice, Pong)
+    c.type: c for c in (Welcome, Refused, Lobby, TableState, ViewOf, News, ChatFrom, Notice, Pong, PastView)
 }
 
 

@@ -87,7 +87,7 @@ class Server:
         self._connections: set[_Connection] = set()
         self._by_player: dict[int, _Connection] = {}
         self._closing: set[asyncio.Task[bool]] = set()
-        self.tables = Tables(store, self.limits, self._send_out)
+        self.tables = Tables(store, self.limits, self._send_out, lambda player: player in self._by_player)
 
     # ----------------------------------------------------------------- connections
     def _address(self, remote: str) -> _Address:
@@ -222,14 +222,27 @@ class Server:
         if isinstance(message, m.CreateTable):
             table = self._create(player, message)
             connection.table = table.id
-            return [(None, self._state(table, player))]
+            return [(None, self._table_state(table.id, player))]
         if isinstance(message, m.Join):
             table, others = self._join(player, message.table)
             connection.table = table.id
-            return [(None, self._state(table, player)), *others]
+            if others is None:  # at this table already: the table and the whole game again, to resynchronise
+                caught = self.tables.room(table.id).catch_up(player.id, since=0)
+                if isinstance(caught, str):
+                    raise ProtocolError(caught)
+                return [(None, said) for _, said in caught]
+            return [(None, self._table_state(table.id, player)), *others]
+        if isinstance(message, m.LookBack):
+            if connection.table is None:
+                raise ProtocolError(NO_TABLE)
+            past = self.tables.room(connection.table).look_back(player.id, message.told, message.early)
+            if isinstance(past, str):
+                raise ProtocolError(past)
+            return [(None, past)]
         if isinstance(message, m.Who):
-            sitting = None if connection.table is None else self.store.table(connection.table)
-            return [(None, self._lobby() if sitting is None else self._state(sitting, player))]
+            if connection.table is None:
+                return [(None, self._lobby())]
+            return [(None, self._table_state(connection.table, player))]
         raise ProtocolError("That type of message is not part of the protocol.")  # pragma: no cover
 
     # ----------------------------------------------------------------- hello
@@ -301,9 +314,9 @@ class Server:
         room.connected(player.id, True)  # nobody else is at the table to hear it
         return table
 
-    def _join(self, player: Player, reference: str) -> tuple[Table, Answers]:
+    def _join(self, player: Player, reference: str) -> tuple[Table, Answers | None]:
         """The table asked for, with the player seated (by its room, which writes the seat), and what the others
-        at the table are told."""
+        at the table are told (None if the player sat there already)."""
         if reference.isdigit():
             found = self.store.table(int(reference)) if len(reference) <= 18 else None
             if found is None or found.status is Status.OVER:
@@ -316,7 +329,7 @@ class Server:
                 raise ProtocolError(f"No table on this server has the code {reference}.")
         table = found
         if _seat_of(table, player) is not None:
-            return table, []
+            return table, None
         if table.status is not Status.OPEN:
             raise ProtocolError(f"Table {table.id} has begun; its seats are taken.")
         if not table.open_seats:
@@ -330,16 +343,12 @@ class Server:
         assert seated is not None
         return seated, [(to, message) for to, message in out if to != player.id]
 
-    def _state(self, table: Table, player: Player) -> m.TableState:
-        you = _seat_of(table, player)
-        host = next((i for i, s in enumerate(table.seats) if s.player == table.host), 0)
-        seats = tuple(m.Seat(s.name or None, s.computer, s.computer is not None or self._connected(s.player))
-                      for s in table.seats)
-        return m.TableState(table.id, None if table.public else table.code, host, you or 0, table.rules, seats,
-                            table.status is not Status.OPEN, table.move_limit)
-
-    def _connected(self, player: int | None) -> bool:
-        return player is not None and player in self._by_player
+    def _table_state(self, table: int, player: Player) -> m.TableState:
+        """The table as its room tells it to this seated player (who is connected is the room's to know)."""
+        state = self.tables.room(table).table_state(player.id)
+        if isinstance(state, str):
+            raise ProtocolError(state)
+        return state
 
     async def close_all(self) -> None:
         """Stop the computer players and close every connection, saying the server is stopping (on shutdown)."""

@@ -27,22 +27,26 @@ makes the same choices.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+import time
+from collections.abc import Iterable, Sequence
 
 from audiocrib.bots.levels import COUNT_MISTAKES
 from audiocrib.bots.player import Player, load_player
 from audiocrib.engine.actions import Action, ClaimCount, CountTimeout, Discard, Go, Play
 from audiocrib.engine.errors import IllegalActionError
 from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.scoring import score_play
 from audiocrib.online.fields import COMPUTER_LEVELS
 from audiocrib.online.messages import (
+    MAX_COUNT_MS,
     MAX_NEWS_EVENTS,
     PERSON,
     Message,
     News,
     Notice,
+    PastView,
     TableState,
     TableSummary,
     ViewOf,
@@ -66,6 +70,7 @@ class Room:
         self.game = game
         self._connected: set[int] = set()
         self._players: dict[tuple[int, str], Player] = {}
+        self._count_deadline: tuple[int, float] | None = None  # (log's length, monotonic time) of the count due
 
     @classmethod
     def create(cls, store: Store, host: int, rules: Rules, seats: Sequence[str], public: bool = True,
@@ -152,7 +157,7 @@ class Room:
         seats = []
         for seat in self._table.seats:
             if seat.computer is not None:
-                seats.append(SeatState(None, seat.computer, True))
+                seats.append(SeatState(seat.name or None, seat.computer, True))
             else:
                 seats.append(SeatState(seat.name or None, seat.stand_in, seat.player in self._connected))
         return TableState(self._table.id, None if self._table.public else self._table.code,
@@ -227,9 +232,8 @@ class Room:
         except StoreError as error:
             return str(error)
         self._table = self._refreshed()
-        game = self.game
         return [pair for person in self.people()
-                for pair in ((person, self._state(person)), (person, ViewOf(game.view(self._seat(person)))))]
+                for pair in ((person, self._state(person)), (person, self._view_of(self._seat(person))))]
 
     def _name_computers(self) -> None:
         """Give each computer player a name no other seat has (case-blind), now that the people are known."""
@@ -313,7 +317,7 @@ class Room:
         assert self.game is not None
         name = self._table.seats[seat].name
         return [*self._to_all(Notice(f"{name} plays their own seat again."), states=True),
-                (player_id, ViewOf(self.game.view(seat)))]
+                (player_id, self._view_of(seat))]
 
     def _set_stand_in(self, seat: int, level: str | None) -> str | None:
         """Write who keeps ``seat`` (committed before anyone hears of it); a sentence if it could not be kept."""
@@ -374,7 +378,7 @@ class Room:
         for person in self.people():
             seat = self._seat(person)
             out.extend((person, news) for news in _chunks(game, seat, first))
-            out.append((person, ViewOf(game.view(seat))))
+            out.append((person, self._view_of(seat)))
         return out
 
     def catch_up(self, player_id: int, since: int = 0) -> Outgoing | str:
@@ -387,7 +391,7 @@ class Room:
             seat = self._seat(player_id)
             since = min(max(since, 0), len(self.game.events))
             out.extend((player_id, news) for news in _chunks(self.game, seat, since))
-            out.append((player_id, ViewOf(self.game.view(seat))))
+            out.append((player_id, self._view_of(seat)))
         return out
 
     # ------------------------------------------------------------ computer players
@@ -443,6 +447,65 @@ class Room:
             return []
         result = self._apply(CountTimeout(game.counting[0]))
         return result if isinstance(result, list) else []
+
+
+    # ------------------------------------------------------------ the counting clock
+    def count_due(self) -> int | None:
+        """The log's length if the game waits on a person's manual count and the rules time it, else None."""
+        game = self.game
+        if game is None or game.over or game.counting is None or game.rules.count_timer is None:
+            return None
+        seat = game.counting[0]
+        if self.computer_at(seat) is not None or seat not in game.waiting_for():
+            return None
+        return len(game.events)
+
+    def count_deadline(self) -> float | None:
+        """When (on `time.monotonic`) the count now due runs out, or None: the clock starts, at the rules' full
+        time, the first time it is asked for at this point of the log (by the network side's clock task, or for
+        the view sent after the move that asked for the count)."""
+        stamp = self.count_due()
+        if stamp is None:
+            self._count_deadline = None
+            return None
+        if self._count_deadline is None or self._count_deadline[0] != stamp:
+            assert self.game is not None and self.game.rules.count_timer is not None
+            self._count_deadline = stamp, time.monotonic() + self.game.rules.count_timer
+        return self._count_deadline[1]
+
+    def count_ms(self, seat: int) -> int | None:
+        """The milliseconds left on the counting clock when the game waits on ``seat``'s timed count, else None."""
+        deadline = self.count_deadline()
+        if deadline is None or self.game is None or self.game.counting is None or self.game.counting[0] != seat:
+            return None
+        return min(MAX_COUNT_MS, max(0, round((deadline - time.monotonic()) * 1000)))
+
+    def _view_of(self, seat: int) -> ViewOf:
+        assert self.game is not None
+        return ViewOf(self.game.view(seat), self.count_ms(seat))
+
+    # ------------------------------------------------------------ looking back
+    def look_back(self, player_id: int, told: int, early: Iterable[int]) -> PastView | str:
+        """This person's view as it stood after the first ``told`` events of their log, then those at ``early``
+        that come later (ones they heard first): never more than their view now, since it is built from their own
+        log's start and events of it."""
+        seat = self.seat_of(player_id)
+        if seat is None:
+            return "You are not at a table; join one first."
+        if self.game is None:
+            return "The game at this table has not begun."
+        length = len(self.game.events)
+        if told > length:
+            return f"The game has had only {number_words(length)} events; you cannot look back past them."
+        early = tuple(early)
+        if any(i >= length for i in early):
+            return "An event you heard early must be one the game has had."
+        later = {i for i in early if i >= told}
+        try:
+            view = self.game.at(told, later).view(seat)
+        except Exception:  # the engine's replay refuses events that cannot follow there (hostile indexes)
+            return "Those events cannot follow that point of the game."
+        return PastView(told, early, view)
 
 
 def _chunks(game: Game, seat: int, first: int) -> list[News]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from audiocrib.online import messages as m
@@ -31,26 +32,33 @@ UNDER_WAY = ("The game is under way, so your seat stays yours; the host can give
              " are away.")
 """The answer to leaving a table whose game has begun."""
 Send = Callable[[Outgoing], Awaitable[None]]
+Connected = Callable[[int], bool]
+"""Whether a player (by id) has a live connection now."""
 _log = logging.getLogger(__name__)
 
 
 class Tables:
     """The rooms of ``store``'s tables, loaded as they are touched, and each room's computer and clock tasks."""
 
-    def __init__(self, store: Store, limits: Limits, send: Send) -> None:
+    def __init__(self, store: Store, limits: Limits, send: Send, connected: Connected = lambda player: False) -> None:
         self.store = store
         self.limits = limits
         self._send = send
+        self._is_connected = connected
         self._rooms: dict[int, Room] = {}
         self._locks: dict[int, asyncio.Lock] = {}  # one per room: its moves and their sending, one at a time
         self._computers: dict[int, asyncio.Task[None]] = {}
         self._clocks: dict[int, tuple[int, asyncio.Task[None]]] = {}  # table -> (log's length, its clock)
 
-    def room(self, table: int) -> Room:
-        """The table's room, loaded from the store the first time it is touched since the server started."""
+    def room(self, table: int, but: int | None = None) -> Room:
+        """The table's room, loaded from the store the first time it is touched (since the server started, or
+        since it was let go), knowing which of its people are connected (all but ``but``, who is coming back)."""
         room = self._rooms.get(table)
         if room is None:
             room = self._rooms[table] = Room.load(self.store, table)
+            for person in room.people():
+                if person != but and self._is_connected(person):
+                    room.connected(person, True)  # nobody is told: they were here all along
         return room
 
     def add(self, room: Room) -> None:
@@ -111,7 +119,7 @@ class Tables:
         out: Outgoing = []
         at: int | None = None
         for table in self.store.tables_of(player):
-            room = self.room(table.id)
+            room = self.room(table.id, but=player)
             out.extend(room.connected(player, True))
             if room.game is not None:
                 caught = room.catch_up(player, since=0)
@@ -152,7 +160,7 @@ class Tables:
             self._clock(room)
 
     def _clock(self, room: Room) -> None:
-        stamp = _count_due(room)
+        stamp = room.count_due()
         held = self._clocks.get(room.table_id)
         if held is not None and held[0] == stamp and not held[1].done():
             return
@@ -168,8 +176,9 @@ class Tables:
 
     async def _count_clock(self, room: Room, stamp: int) -> None:
         """Wait the table's counting time, then the count not made in time is the timer's."""
-        assert room.game is not None and room.game.rules.count_timer is not None
-        await asyncio.sleep(room.game.rules.count_timer)
+        deadline = room.count_deadline()
+        if deadline is not None:  # the same clock the views' count_ms reads
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
         async with self._lock(room):
             await self._send(room.count_timeout(stamp))
         self.go(room)
@@ -189,13 +198,3 @@ class Tables:
         for task in [*self._computers.values(), *(clock for _, clock in self._clocks.values())]:
             task.cancel()
 
-
-def _count_due(room: Room) -> int | None:
-    """The log's length if the game waits on a person's manual count and the rules time it, else None."""
-    game = room.game
-    if game is None or game.over or game.counting is None or game.rules.count_timer is None:
-        return None
-    seat = game.counting[0]
-    if room.computer_at(seat) is not None or seat not in game.waiting_for():
-        return None
-    return len(game.events)
