@@ -43,6 +43,7 @@ DESIGNS: dict[str, list[Note]] = {
     "game lost": [(494, 0.1, "sine"), (415, 0.1, "sine"), (330, 0.25, "sine")],
     "skunk": [(196, 0.3, "wobble")],
     "muggins": [(1397, 0.06, "square"), (1047, 0.06, "square"), (1397, 0.06, "square")],
+    "chat": [(1047, 0.04, "sine"), (0, 0.03, "rest"), (1319, 0.05, "sine")],
 }
 
 

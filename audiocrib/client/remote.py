@@ -13,6 +13,7 @@ server's to move.
 
 from __future__ import annotations
 
+import asyncio
 import ssl
 import time
 from collections import deque
@@ -105,7 +106,7 @@ class OnlineClient:
             self.version += 1
         elif isinstance(message, m.ViewOf):
             self.view, self.viewed_at = message.view, self.clock()
-            self.count_ms = getattr(message, "count_ms", None)
+            self.count_ms = message.count_ms
             self.version += 1
         elif isinstance(message, m.ChatFrom):
             self.inbox.append(Said("chat", message.text, message.sender))
@@ -232,14 +233,11 @@ class RemoteTable:
     def view_after(self, told: int, early: frozenset[int]) -> PlayerView:
         """The view at a pause the player looks back on, asked of the server (the current view if it cannot
         answer now)."""
-        asking = getattr(m, "LookBack", None)
-        if asking is not None:
-            answers = self.client.link.request(asking(told, tuple(sorted(early))))
-            if not isinstance(answers, str):
-                for answer in answers:
-                    past = getattr(answer, "view", None)
-                    if type(answer).__name__ == "PastView" and isinstance(past, PlayerView):
-                        return past
+        answers = self.client.link.request(m.LookBack(told, tuple(sorted(i for i in early if i >= told))))
+        if not isinstance(answers, str):
+            for answer in answers:
+                if isinstance(answer, m.PastView):
+                    return answer.view
         return self.view()
 
     def send(self, action: Action) -> str | None:
@@ -286,8 +284,6 @@ class RemoteTable:
 
     async def others_move(self, pace: float, ready: Callable[[], bool]) -> None:
         """The others move on the server: wait a tick, and tell the shell if anything came."""
-        import asyncio
-
         await asyncio.sleep(_TICK)
         self.poll()
 

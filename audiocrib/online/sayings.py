@@ -57,8 +57,8 @@ def who_is_here(state: TableState) -> str:
         if seat.name is None and seat.computer is None:
             people.append("an open seat")
             continue
-        if seat.name is None:
-            people.append(f"{(seat.computer or '').capitalize()}, a computer player")
+        if seat.name is None or _computer_named(seat.name, seat.computer):
+            people.append(f"{seat.name or (seat.computer or '').capitalize()}, a computer player")
             continue
         words = "you" if number == state.you else seat.name
         if number == state.you and number != state.host:
@@ -75,6 +75,11 @@ def who_is_here(state: TableState) -> str:
     code = f" The code is {code_words(state.code)}." if state.code else ""
     waiting = "" if state.started else " The game has not begun."
     return f"At table {state.number}: {listed}.{waiting}{code}"
+
+
+def _computer_named(name: str, level: str | None) -> bool:
+    """True for a computer player's own seat ("Easy", "Easy 2"), not a person's seat it keeps."""
+    return level is not None and name.split(" ")[0].casefold() == level
 
 
 def lobby_people(lobby: Lobby) -> str:
