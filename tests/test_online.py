@@ -66,7 +66,8 @@ def test_two_people_and_a_computer_player_play_a_match_online(server: Running, t
                 await sign_in(ann, server.port)
                 await ann.choose("Create a table")
                 await ann.choose("Create the table")
-                await ann.hears("At table 1: you, the host; an open seat; and Easy, a computer player. The game has not begun.")
+                await ann.hears("At table 1: you, the host; an open seat; and Easy, a computer player. "
+                                "The game has not begun.")
                 await sign_in(bob, server.port)
                 await bob.choose("Table 1, Ann's: six-card cribbage, three players, to 61; one seat open")
                 await bob.hears("At table 1: Ann, the host; you, Bob; and Easy, a computer player. "
