@@ -149,3 +149,72 @@ def test_a_server_killed_mid_game_is_reconnected_to_and_the_game_goes_on(tmp_pat
     narrator = Narrator(game.view(0).names, game.rules, 0)
     expected = [line for event in game.view(0).events for line in narrator.tell(event)]
     assert heard_in_order(ann.said, expected) == []
+
+
+def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Running, tmp_path: Path) -> None:
+    setup = TableSetup(players=2, target=61, levels=("easy",))
+    ann = Player("Ann", tmp_path / "ann", setup=setup)
+    bob = Player("Bob", tmp_path / "bob")
+    again = Player("Bob", tmp_path / "bob")  # Bob's audiocrib started again, on the same data folder
+    shells = [ann, bob, again]
+
+    async def script() -> None:
+        with create_pipe_input() as pipe_a, create_pipe_input() as pipe_b, create_pipe_input() as pipe_c:
+            ann.start(pipe_a)
+            bob.start(pipe_b)
+            try:
+                await until(lambda: bool(ann.said) and bool(bob.said), "the main menus")
+                await sign_in(ann, server.port)
+                await ann.choose("Create a table")
+                assert await ann.press("down") == ["Listed in the lobby: yes. 2 of 5."]
+                assert await ann.press("right") == ["Listed in the lobby: no, joined by its code."]
+                await ann.choose("Create the table")
+                state = ann.session.client.state if ann.session.client else None
+                assert state is not None and state.code is not None
+                spoken_code = " ".join(state.code)
+                await ann.hears(f"At table 1: you, the host; and an open seat. The game has not begun. "
+                                f"The code is {spoken_code}.")
+                await sign_in(bob, server.port)
+                assert not any(line.startswith("Table 1") for line in bob.said)  # private: not listed
+                await bob.choose("Join a table by its code")
+                await bob.hears("Type the table's code, then press Enter.")
+                await bob.press("X", "backspace")
+                assert bob.said[-1] == "X deleted."
+                await bob.press(*state.code.lower())
+                assert await bob.press("up") == [f"Table code: {state.code.lower()}."]
+                await bob.press("enter")
+                await bob.hears(lambda s: s.startswith("At table 1: Ann, the host; and you, Bob."))
+                await ann.choose("Start the game")
+                await bob.hears("The game begins.")
+                # Bob leaves for now; the host gives his seat to a computer player, which plays it.
+                await until(lambda: bob.session.moment in ("discard", "waiting"), "Bob at the table")
+                await bob.press("escape")
+                await bob.choose("Leave the table for now")
+                await bob.hears("You left the table; your seat is kept for you. Choose Play online to go back to it.")
+                await ann.hears("Bob has lost the connection; the table waits.")
+                await ann.press("escape")
+                await ann.choose("Give Bob's seat to a computer player")
+                await ann.hears("A computer player of level medium plays for Bob until they are back.")
+                for _ in range(3):  # Ann plays on against the computer player keeping Bob's seat
+                    await until(lambda: ann.session.moment in ("discard", "play", "review"), "Ann's turn", 30)
+                    await ann.move()
+                await bob.stop()
+                # Bob starts audiocrib again: Play online goes straight back to the table.
+                again.start(pipe_c)
+                await until(lambda: bool(again.said), "the main menu")
+                await again.choose("Play online")
+                await again.hears("Back at table 1.")
+                await ann.hears("Bob is back.")
+                await again.press("escape")
+                await again.choose("Take your seat back")
+                await ann.hears("Bob plays their own seat again.")
+                await play_together([ann, again])
+            finally:
+                for shell in shells:
+                    await shell.stop()
+
+    asyncio.run(script())
+    assert not any("Type the server's address" in line for line in again.said)  # remembered
+    with Store(tmp_path / "server" / STORE_FILE) as store:
+        game = store.game(1)
+    assert game.over

@@ -494,6 +494,14 @@ class SessionCore:
         """Defined in `online`."""
         raise NotImplementedError
 
+    def _seat_items(self) -> tuple[str, ...]:
+        """Defined in `online`."""
+        raise NotImplementedError
+
+    def _seat_item_choose(self, item: str) -> None:
+        """Defined in `online`."""
+        raise NotImplementedError
+
     def _to_lobby(self, prefix: str = "Lobby: ") -> None:
         """Defined in `online`."""
         raise NotImplementedError

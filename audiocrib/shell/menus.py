@@ -38,7 +38,9 @@ class Menus(SessionCore):
             return tuple(CUES)
         if self.mode is Mode.PRACTICE:
             return PRACTICE_ITEMS
-        return ONLINE_GAME_MENU_ITEMS if isinstance(self.table, RemoteTable) else GAME_MENU_ITEMS
+        if isinstance(self.table, RemoteTable):
+            return (*ONLINE_GAME_MENU_ITEMS[:-1], *self._seat_items(), ONLINE_GAME_MENU_ITEMS[-1])
+        return GAME_MENU_ITEMS
 
     def _item_text(self, item: str) -> str:
         if self.mode in ONLINE_MENUS:
@@ -141,6 +143,9 @@ class Menus(SessionCore):
             return
         if self.mode is Mode.PRACTICE:
             self._practice_choose(item)
+            return
+        if self.mode is Mode.GAME_MENU and item in self._seat_items():
+            self._seat_item_choose(item)
             return
         choices: dict[str, Callable[[], None]] = {
             "new game": self._new_game, "start the game": self._new_game,

@@ -198,6 +198,9 @@ class OnlineScreens(SessionCore):
             self.say("Your name on this server could not be kept; you will choose it again next time.")
         if isinstance(self.table, RemoteTable):
             self.say("Connected again.")
+            state = client.state
+            if state is not None and state.seats[state.you].computer is not None:
+                self.say("A computer player keeps your seat; take it back from the game menu, with Escape.")
             self.table.poll()
             if self.mode is Mode.GAME and not self.holding:
                 self._say_where_it_stands()
@@ -206,7 +209,12 @@ class OnlineScreens(SessionCore):
         if self.mode is Mode.CONNECTING:
             renamed = f"; this server knows you as {name}" if name != self.book.name else ""
             self.say(f"Connected{renamed}.")
-            if client.state is None:
+            here = client.who()  # answered after whatever the server sends a player back at a table
+            if isinstance(here, m.TableState) and here.started and client.view is not None:
+                self._maybe_begin()
+            elif isinstance(here, m.TableState):
+                self._seated(here)
+            else:
                 self._to_lobby()
 
     def _refused(self, sentence: str) -> None:
@@ -375,8 +383,6 @@ class OnlineScreens(SessionCore):
         """Once the table's game has begun and its view has come, sit down at it."""
         client = self.client
         if client is None or client.state is None or not client.state.started or client.view is None:
-            if self.mode is Mode.CONNECTING and client is not None and client.state is not None:
-                self._seated(client.state)
             return
         fresh = Mode.WAITING_ROOM in (self.mode, self.line_from)
         typing = self.mode is Mode.TYPING
@@ -411,6 +417,35 @@ class OnlineScreens(SessionCore):
         self._close_online()
         self.say("You left the table; your seat is kept for you. Choose Play online to go back to it.")
         self._enter_menu(Mode.MAIN, "Main menu: ")
+
+    def _seat_items(self) -> tuple[str, ...]:
+        """The game menu's items for seats at an online table: the host gives an absent person's seat to a
+        computer player; a player whose seat a computer player keeps takes it back."""
+        state = self.client.state if self.client is not None else None
+        if state is None:
+            return ()
+        items = []
+        if state.seats[state.you].computer is not None:
+            items.append("take your seat back")
+        if state.host == state.you:
+            items += [f"give {seat.name}'s seat to a computer player" for seat in state.seats
+                      if seat.name and seat.computer is None and not seat.connected]
+        return tuple(items)
+
+    def _seat_item_choose(self, item: str) -> None:
+        client, state = self.client, self.client.state if self.client is not None else None
+        if client is None or state is None:
+            return
+        if item == "take your seat back":
+            refused = client.take_seat_back()
+        else:
+            seat = next(i for i, s in enumerate(state.seats) if item == f"give {s.name}'s seat to a computer player")
+            refused = client.give_seat(seat, "medium")
+        if refused is not None:
+            self.say(refused)
+            return
+        self.mode = Mode.GAME
+        self.say("Back to the game. " + self._prompt_text())
 
     def _chat_open(self, key: str) -> None:
         client = self.client
