@@ -218,3 +218,77 @@ def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Ru
     with Store(tmp_path / "server" / STORE_FILE) as store:
         game = store.game(1)
     assert game.over
+
+
+def test_typing_and_connecting_say_each_step_and_refusals_ask_again(tmp_path: Path) -> None:
+    password = tmp_path / "password.txt"
+    password.write_text("open sesame\n")
+    server = Running(tmp_path / "server", "--password-file", str(password))
+    taken = Player("Ann", tmp_path / "first")
+    ann = Player("Ann", tmp_path / "ann")
+
+    async def script() -> None:
+        with create_pipe_input() as pipe_a, create_pipe_input() as pipe_b:
+            ann.start(pipe_a)
+            taken.start(pipe_b)
+            try:
+                await until(lambda: bool(ann.said) and bool(taken.said), "the main menus")
+                await ann.choose("Play online")
+                await ann.type("not a server!")
+                await ann.hears("A server address is a name or a number such as localhost or 192.168.1.20, with a "
+                                "colon and the port if it is not 4121.")
+                await ann.hears(lambda s: s.startswith("Type the server's address"))
+                assert await ann.press("f1") == [
+                    "You are typing: Server address. Type it, Enter takes it, Escape goes back.",
+                    "Backspace: Delete the character before the cursor.",
+                    "up arrow or down arrow: Read back everything you typed.",
+                    "left arrow: Move back one character and say it.",
+                    "right arrow: Say the next character and move past it.",
+                    "Home: To the start of the line.", "End: To the end of the line."]
+                assert await ann.press("enter") == [
+                    "Server address: nothing typed yet. Type it, or press Escape to go back."]
+                await ann.type("127.0.0.1:1")  # nothing listens on port 1
+                await ann.type("Ann")
+                await ann.hears(lambda s: s.startswith("Could not connect to 127.0.0.1, port 1 (nothing answers at"
+                                                       " that address). Trying again; Escape stops."))
+                await ann.press("escape")
+                await ann.hears("Main menu: New game. 1 of 8.")
+                # The first Ann takes the name; the second is asked for the password, then for another name.
+                for player in (taken, ann):
+                    if player is ann:
+                        await ann.choose("Play online")
+                        await ann.hears(lambda s: s.startswith("Type the server's address"))
+                        assert await ann.press("up") == ["Server address: nothing typed yet."]  # none answered
+                        await ann.type(f"127.0.0.1:{server.port}")
+                        await ann.hears(lambda s: s.startswith("Type the name"))
+                        await ann.type("Ann")
+                    else:
+                        await sign_in_to_password(taken, server.port)
+                    await player.hears("This server has a password; ask whoever runs it.")
+                    await player.hears("Type the server's password, then Enter.")
+                    await player.press("o", "p")
+                    assert player.said[-2:] == ["star", "star"]
+                    await player.press(*"en sesame")
+                    assert await player.press("up") == ["Password: star star star star star star star star star "
+                                                        "star star."]
+                    await player.press("enter")
+                await taken.hears(lambda s: s.startswith("Lobby: "))
+                await ann.hears(lambda s: "name" in s and "taken" in s)
+                await ann.hears(lambda s: s.startswith("Type the name the others will hear"))
+                await ann.press(*["backspace"] * 3)
+                await ann.type("Ann B")
+                await ann.hears(lambda s: s.startswith("Lobby: "))
+            finally:
+                await ann.stop()
+                await taken.stop()
+
+    try:
+        asyncio.run(script())
+    finally:
+        server.stop()
+
+
+async def sign_in_to_password(player: Player, port: int) -> None:
+    await player.choose("Play online")
+    await player.type(f"127.0.0.1:{port}")
+    await player.type(player.name)

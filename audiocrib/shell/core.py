@@ -100,6 +100,8 @@ class SessionCore:
         """The servers played on: the last address and name, and the tokens."""
         self.address = Address("", "")
         """The server being played on."""
+        self.password: str | None = None
+        """The server's password, as typed this run."""
         self.line = LineEdit("")
         """The line being typed (an address, a name, a code, a message)."""
         self.line_then: Callable[[str], None] = lambda text: None
@@ -492,6 +494,10 @@ class SessionCore:
 
     def _leave_online_game(self) -> None:
         """Defined in `online`."""
+        raise NotImplementedError
+
+    def _close_online(self) -> None:
+        """Defined in `online`: let the server's connection go."""
         raise NotImplementedError
 
     def _seat_items(self) -> tuple[str, ...]:

@@ -203,7 +203,8 @@ class Keeping(SessionCore):
         return True
 
     def close(self) -> None:
-        """Let the data folder go (at the end of the run)."""
+        """Let the data folder go, and the server's connection (at the end of the run)."""
+        self._close_online()
         if self.lock is not None:
             self.lock.release()
             self.lock = None

@@ -105,6 +105,8 @@ class OnlineScreens(SessionCore):
             self.say(str(error))
             self._ask_address()
             return
+        if address != self.address:
+            self.password = None
         self.book.address, self.address = text, address
         if not self.book.name:
             self._ask_name()
@@ -131,7 +133,9 @@ class OnlineScreens(SessionCore):
         address: Address = self.address
         kept = None if fresh else self.book.token_for(address.url)
         token = kept[1] if kept is not None and kept[0].casefold() == self.book.name.casefold() else None
-        self.client = OnlineClient(address.url, self.book.name, token, password)
+        if password is not None:
+            self.password = password  # kept for this run, for a reconnection under another name
+        self.client = OnlineClient(address.url, self.book.name, token, self.password)
         self.mode = Mode.CONNECTING
         self.say(f"Connecting to {address.said}, as {self.book.name}. Escape stops.")
         self.client.start()
