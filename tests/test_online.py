@@ -81,6 +81,9 @@ def test_two_people_and_a_computer_player_play_a_match_online(server: Running, t
                 await ann.choose("Start the game")
                 await ann.hears("The game begins.")
                 await bob.hears("The game begins.")
+                await until(lambda: bob.session.moment == "discard", "Bob's first question")
+                who = await bob.press("w")
+                assert who == ["At table 1: Ann, the host; you, Bob; and Easy, a computer player."], who
                 await play_together([ann, bob])
             finally:
                 await ann.stop()
@@ -292,3 +295,62 @@ async def sign_in_to_password(player: Player, port: int) -> None:
     await player.choose("Play online")
     await player.type(f"127.0.0.1:{port}")
     await player.type(player.name)
+
+
+def test_the_servers_counting_clock_is_the_one_the_player_hears(server: Running, tmp_path: Path) -> None:
+    setup = TableSetup(players=2, target=61, levels=("easy",), manual_counting=True, count_timer=15)
+    ann = Player("Ann", tmp_path / "ann", setup=setup)
+
+    async def script() -> None:
+        with create_pipe_input() as pipe:
+            ann.start(pipe)
+            try:
+                await until(lambda: bool(ann.said), "the main menu")
+                await sign_in(ann, server.port)
+                await ann.choose("Create a table")
+                await ann.press("left")  # one seat for a person
+                await ann.choose("Create the table")
+                await ann.choose("Start the game")
+                await ann.hears("The game begins.")
+                while ann.session.moment != "count":
+                    await ann.move()
+                    await asyncio.sleep(0.01)
+                assert ann.session.count_clock.elsewhere  # the server's clock, not one of the shell's own
+                turn = (await ann.press("t"))[-1]
+                assert turn.endswith("seconds left to count."), turn
+                assert turn.split(" ")[-5].capitalize() in ("Fifteen", "Fourteen", "Thirteen"), turn
+                await ann.hears("Ten seconds left to count.")
+                await ann.hears("Five seconds left to count.")
+                await ann.hears(lambda s: s.startswith("Your time is up."), timeout=10)
+            finally:
+                await ann.stop()
+
+    asyncio.run(script())
+
+
+def test_chat_is_said_with_its_sender_or_with_the_setting_off_only_kept_in_the_history() -> None:
+    import io
+
+    from audiocrib.client.remote import OnlineClient, Said
+    from audiocrib.shell.announcer import Announcer
+    from audiocrib.shell.session import Session
+    from audiocrib.shell.settings import Settings
+    from audiocrib.speech import RecordingSpeaker
+    from tests.shell_driver import RecordingPlayer
+
+    speaker, player = RecordingSpeaker(), RecordingPlayer()
+    session = Session(Announcer(speaker, io.StringIO()), settings=Settings(), player=player)
+    session.client = OnlineClient("ws://127.0.0.1:9/play", "Ann")  # never started: its inbox is filled by hand
+    session.client.inbox.append(Said("chat", "<script>alert(1)</script> gg", "Bob"))
+    session.tick()
+    assert speaker.said[-1] == "Bob says: <script>alert(1)</script> gg" and player.played[-1] == "chat"
+    session.settings.step("chat", 1)  # Chat messages from other players: off
+    assert session.settings.value_text("chat") == "off"
+    session.client.inbox.append(Said("chat", "well played", "Bob"))
+    heard = len(speaker.said)
+    session.tick()
+    assert len(speaker.said) == heard
+    assert session.announcer.history.messages[-2:] == ("Bob says: <script>alert(1)</script> gg",
+                                                        "Bob says: well played")
+    session.press(">")  # the history's newest message, said on request
+    assert speaker.said[-1] == "Bob says: well played"
