@@ -292,6 +292,8 @@ class SessionCore:
             ("In the menus", (*_MENU_VALUES, *_MENU)),
             *((f"When you {_MOMENT_WORDS[m]}", b) for m, b in _MOMENT_KEYS.items() if not never.get(m, False)),
             ("At the table, always", table),
+            *((("At an online table", _ONLINE), ("Typing a line", _TYPING))
+              if self.client is not None or self.mode is Mode.TYPING else ()),
             *((f"In practice, {_DRILL_WORDS[m]}", tuple(Binding(d.keys, d.description, d.method) for d in b))
               for m, b in DRILL_KEYS.items()),
             ("Everywhere", _HISTORY),
