@@ -39,6 +39,8 @@ class Player:
                                settings=settings or Settings(pace=0.0, typed_ahead=0.0), setup=setup,
                                save_path=folder / "saved-game.json")
         self.pipe: PipeInput | None = None
+        self.mark = 0
+        """Where `hears` starts looking: what was said from the last key pressed on."""
         self.task: asyncio.Future[None] | None = None
 
     @property
@@ -59,7 +61,7 @@ class Player:
     async def press(self, *keys: str) -> list[str]:
         """Send ``keys`` one by one, each once the last was handled; what was said meanwhile."""
         assert self.pipe is not None
-        before = len(self.said)
+        before = self.mark = len(self.said)
         for key in keys:
             count = self.session.keys_pressed
             self.pipe.send_text(KEY_BYTES.get(key, key))
@@ -71,8 +73,8 @@ class Player:
         await self.press(*("space" if c == " " else c for c in text), "enter")
 
     async def hears(self, sentence: str | Callable[[str], bool], timeout: float = 20.0) -> str:
-        """Wait until ``sentence`` (or a sentence it accepts) is said; returns it."""
-        start = 0
+        """Wait until ``sentence`` (or a sentence it accepts) is said, since the last key pressed; returns it."""
+        start = self.mark
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         test = sentence if callable(sentence) else (lambda said: said == sentence)

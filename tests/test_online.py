@@ -85,6 +85,10 @@ def test_two_people_and_a_computer_player_play_a_match_online(server: Running, t
                 who = await bob.press("w")
                 assert who == ["At table 1: Ann, the host; you, Bob; and Easy, a computer player."], who
                 await play_together([ann, bob])
+                await ann.hears("Press Enter for the lobby.")
+                await ann.press("enter")
+                said = await ann.hears(lambda s: s.startswith("Lobby: ") or s.startswith("You left"))
+                assert said.startswith("Lobby: "), ann.said[-4:]
             finally:
                 await ann.stop()
                 await bob.stop()
