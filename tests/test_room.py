@@ -15,7 +15,7 @@ import pytest
 
 from audiocrib.bots.base import hand_being_counted
 from audiocrib.engine.actions import Action, ClaimCount, Discard, Go, Play
-from audiocrib.engine.events import event_to_json
+from audiocrib.engine.events import HandShown, PlayClaimed, event_to_json
 from audiocrib.engine.game import Game, Phase
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
@@ -431,3 +431,32 @@ def test_looking_back_shows_a_seat_no_more_than_it_knew(tmp_path: Path) -> None:
             f"The game has had only {number_words(length)} events; you cannot look back past them.")
         assert room.look_back(ann, 0, (length,)) == "An event you heard early must be one the game has had."
         assert looked > 10
+
+
+@pytest.mark.parametrize("timer", [None, 30])
+def test_people_who_never_move_are_moved_for_to_the_end_of_the_match(tmp_path: Path, timer: int | None) -> None:
+    rules = Rules(target=31, manual_counting=True, manual_pegging=True, count_timer=timer)
+    with Store(tmp_path / "server.sqlite3") as store:
+        room, people = open_table(store, rules, ("person", "person"))
+        names = {room.seat_of(p): store.player(p).name for p in people}  # type: ignore[union-attr]
+        while room.playing:
+            seat = min(room.people_due())
+            if room.people_due() == {seat}:
+                assert room.late_move(1 - seat) == []  # only a seat the game waits on
+            out = room.late_move(seat)
+            notices = [(to, x) for to, x in out if isinstance(x, Notice)]
+            assert notices == [(p, Notice(f"{names[seat]} took too long; a computer player made the move."))
+                               for p in people]
+            assert out[:len(people)] == notices  # told before the move's news
+            deliver(store, room, people, out)
+        assert room.late_move(0) == []
+        game = store.game(room.table_id)
+    events = game.events
+    shown = [e for e in events if isinstance(e, HandShown)]
+    pegged = [e for e in events if isinstance(e, PlayClaimed)]
+    assert shown and pegged and all(e.claimed == e.score.total for e in pegged)  # the true points, pegging
+    if timer is None:
+        assert all(e.claimed is not None and not e.timed_out for e in shown)  # the computer's own count
+    else:
+        assert all(e.claimed is None and e.timed_out for e in shown)  # a timed count runs out, as its clock's
+    check_received(game, room, people)

@@ -11,6 +11,7 @@ import signal
 import ssl
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -370,6 +371,65 @@ def test_the_servers_counting_clock_times_out_a_count_not_made(server: Running) 
     assert isinstance(first, TableState) and first.you == 0 and first.seats[0].connected
     assert isinstance(view, ViewOf) and news and all(isinstance(x, News) for x in news)
     assert news[0].since == 0 and tuple(e for x in news for e in x.events) == view.view.events
+
+
+async def heard_until(socket: aiohttp.ClientWebSocketResponse, done: Callable[[Message], bool],
+                      seconds: float = 30) -> list[tuple[float, Message]]:
+    """Every message (with the time it came, on `time.monotonic`) up to the first that ``done`` picks."""
+    got: list[tuple[float, Message]] = []
+    while True:
+        frame = await socket.receive(timeout=seconds)
+        assert frame.type is aiohttp.WSMsgType.TEXT, frame
+        got.append((time.monotonic(), decode_from_server(frame.data)))
+        if done(got[-1][1]):
+            return got
+
+
+def laid_away(seat: int) -> Callable[[Message], bool]:
+    return lambda x: isinstance(x, News) and any(isinstance(e, Discarded) and e.seat == seat for e in x.events)
+
+
+def test_a_person_who_takes_too_long_has_a_computer_move_for_them(server: Running) -> None:
+    """Two tables at once: one with the shortest limit (ten seconds: no warning) and a computer player, and one
+    with twenty seconds where Zia lays away after three seconds and Yara never does."""
+
+    async def alone(session: aiohttp.ClientSession) -> tuple[float, list[tuple[float, Message]]]:
+        async with session.ws_connect(server.url) as cid:
+            await ask(cid, hello("Cid"))
+            await ask(cid, {**create(False, ("person", "easy")), "rules": {"players": 2, "target": 61},
+                            "move_limit": 10})
+            await cid.send_str(json.dumps({"type": "start"}))
+            began = time.monotonic()
+            return began, await heard_until(cid, laid_away(0))
+
+    async def pair(session: aiohttp.ClientSession) -> tuple[float, list[tuple[float, Message]], list[Message]]:
+        async with session.ws_connect(server.url) as yara, session.ws_connect(server.url) as zia:
+            await ask(yara, hello("Yara"))
+            table = await ask(yara, {**create(False), "rules": {"players": 2, "target": 61}, "move_limit": 20})
+            await ask(zia, hello("Zia"))
+            await ask(zia, {"type": "join", "table": table["code"]})
+            await yara.send_str(json.dumps({"type": "start"}))
+            began = time.monotonic()
+            view = decode_from_server(json.dumps(await until(zia, "view")))
+            assert isinstance(view, ViewOf)
+            await asyncio.sleep(3)
+            await zia.send_str(encode(Move(Discard(1, view.view.hand[:2]))))
+            yaras, zias = await asyncio.gather(heard_until(yara, laid_away(0)), heard_until(zia, laid_away(0)))
+            return began, yaras, [x for _, x in zias]
+
+    async def go() -> Any:
+        async with aiohttp.ClientSession() as session:
+            return await asyncio.gather(alone(session), pair(session))
+
+    (began, cids), (started, yaras, zias) = run(go())
+    notices = [(at - began, x.sentence) for at, x in cids if isinstance(x, Notice)]
+    assert [n for _, n in notices] == ["Cid took too long; a computer player made the move."], notices
+    assert 9.5 <= notices[0][0] <= 12.5 and cids[-1][0] - began <= 12.5  # the move at once after the notice
+    heard = [(at - started, x.sentence) for at, x in yaras if isinstance(x, Notice) and "sits down" not in x.sentence]
+    assert [n for _, n in heard] == ["Ten seconds left to move.",
+                                     "Yara took too long; a computer player made the move."]
+    assert 9.5 <= heard[0][0] <= 12.5 and 19.5 <= heard[1][0] <= 22.5, heard  # from the start: Zia's move kept it
+    assert [x.sentence for x in zias if isinstance(x, Notice)] == [heard[1][1]]  # the warning is Yara's alone
 
 
 # --- A game played through the server ------------------------------------------------------------------------------
