@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import ssl
 import subprocess
 import sys
@@ -534,6 +535,46 @@ def test_a_game_with_a_computer_player_is_played_to_the_end_over_a_killed_server
             assert leaks(game.at(len(message.view.events)), 0, view_to_json(message.view)) == []
         else:
             assert cards_in(json.loads(text)) == set(), text
+
+
+def discards(path: Path, table: int) -> list[int]:
+    """The seats that have laid away at the table so far, read from the running server's store file."""
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT event FROM events WHERE table_id = ? ORDER BY idx", (table,)).fetchall()
+    return [event["seat"] for event in map(json.loads, (row[0] for row in rows)) if event["kind"] == "discarded"]
+
+
+def test_after_a_restart_a_game_goes_on_with_nobody_connected(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    first = Running(folder)
+
+    async def before() -> int:
+        async with aiohttp.ClientSession() as session, session.ws_connect(first.url) as socket:
+            await ask(socket, hello("Ada"))
+            table = await ask(socket, {**create(False, ("person", "easy")), "rules": {"players": 2, "target": 61},
+                                       "move_limit": 10})
+            await socket.send_str(json.dumps({"type": "start"}))
+            await until(socket, "view")
+            assert first.stop(signal.SIGKILL)[0] == -signal.SIGKILL  # before the computer player's move
+            number: int = table["number"]
+            return number
+
+    number = run(before())
+    store = folder / STORE_FILE
+    laid = discards(store, number)
+    assert laid in ([], [1])  # the computer player has had half a second at most: almost always []
+    second = Running(folder)
+    try:
+        began = time.monotonic()
+        while discards(store, number) != [1]:  # the computer player lays away, though nobody came back
+            assert time.monotonic() - began < 5
+            time.sleep(0.1)
+        while discards(store, number) != [1, 0]:  # and the move time limit moves for Ada, away
+            assert time.monotonic() - began < 15
+            time.sleep(0.2)
+        assert time.monotonic() - began >= 9.5  # her clock started again at its full ten seconds
+    finally:
+        second.stop()
 
 
 def test_a_player_hosts_only_a_few_open_tables(server: Running) -> None:

@@ -380,14 +380,19 @@ async def _front(request: web.Request) -> web.Response:
 
 
 def make_app(server: Server) -> web.Application:
-    """The aiohttp application: the WebSocket endpoint at `PATH` and a plain page at ``/``."""
+    """The aiohttp application: the WebSocket endpoint at `PATH` and a plain page at ``/``; on start, every game
+    under way is set going again (`Tables.wake_all`)."""
     app = web.Application()
     app[SERVER_KEY] = server
     app.router.add_get(PATH, server.handle)
     app.router.add_get("/", _front)
 
+    async def starting(_app: web.Application) -> None:
+        server.tables.wake_all()
+
     async def closing(_app: web.Application) -> None:
         await server.close_all()
 
+    app.on_startup.append(starting)
     app.on_shutdown.append(closing)
     return app

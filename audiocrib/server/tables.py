@@ -26,10 +26,11 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from audiocrib.engine.errors import SaveError
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.server.limits import Limits
-from audiocrib.server.records import Status
+from audiocrib.server.records import Status, StoreError
 from audiocrib.server.room import TEN_SECONDS, Outgoing, Room
 from audiocrib.server.store import Store
 
@@ -149,6 +150,22 @@ class Tables:
             if at is None or room.game is not None:
                 at = table.id
         return out, at
+
+    def wake_all(self) -> int:
+        """Set going every table whose game is under way (when the server starts): its computer players, its
+        counting clock and its move time limit, so a table of computer players and absent people goes on without
+        waiting for someone to come back. A table whose log cannot be read is left as it is (and said in the
+        log). How many tables were woken."""
+        woken = 0
+        for table in self.store.tables(Status.PLAYING):
+            try:
+                room = self.room(table.id)
+            except (StoreError, SaveError):
+                _log.exception("Table %d could not be loaded.", table.id)
+                continue
+            self.go(room)
+            woken += 1
+        return woken
 
     def wake(self, player: int) -> None:
         """Set going whatever waits at the player's tables (after a restart, rooms wake as people come back)."""
