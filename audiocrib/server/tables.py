@@ -73,14 +73,37 @@ class Tables:
 
     def room(self, table: int, but: int | None = None) -> Room:
         """The table's room, loaded from the store the first time it is touched (since the server started, or
-        since it was let go), knowing which of its people are connected (all but ``but``, who is coming back)."""
+        since it was let go), knowing which of its people are connected (all but ``but``, who is coming back).
+        A table that is over is loaded for the one use and not kept."""
         room = self._rooms.get(table)
         if room is None:
-            room = self._rooms[table] = Room.load(self.store, table)
+            room = Room.load(self.store, table)
             for person in room.people():
                 if person != but and self._is_connected(person):
                     room.connected(person, True)  # nobody is told: they were here all along
+            if room.status is not Status.OVER:
+                self._rooms[table] = room
         return room
+
+    @property
+    def loaded(self) -> frozenset[int]:
+        """The tables with anything in memory: a room, a lock, a task or a deadline."""
+        return frozenset({*self._rooms, *self._locks, *self._computers, *self._clocks, *self._deadlines,
+                          *self._alarms})
+
+    def _let_go(self, room: Room) -> None:
+        """Forget a table whose match is over (its final news sent): its room, lock, tasks and deadlines."""
+        table = room.table_id
+        clock, alarm = self._clocks.pop(table, None), self._alarms.pop(table, None)
+        for held in (self._computers.pop(table, None), clock and clock[1], alarm and alarm[1]):
+            if held is not None and held is not asyncio.current_task():
+                held.cancel()
+        self._deadlines.pop(table, None)
+        if self._rooms.get(table) is room:
+            del self._rooms[table]
+        lock = self._locks.get(table)
+        if lock is not None and not lock.locked():
+            del self._locks[table]
 
     def add(self, room: Room) -> None:
         """A room made with its table."""
@@ -107,8 +130,12 @@ class Tables:
                 if not isinstance(out, str):
                     self._moved(room, message.action.seat)
             elif isinstance(message, m.Leave):
-                out = UNDER_WAY if room.status is not Status.OPEN and room.seat_of(player) is not None else \
-                    room.leave(player)
+                if room.status is Status.OVER:  # nothing to keep a seat for
+                    out = [] if room.seat_of(player) is not None else NO_TABLE
+                elif room.status is Status.PLAYING and room.seat_of(player) is not None:
+                    out = UNDER_WAY
+                else:
+                    out = room.leave(player)
             elif isinstance(message, m.GiveSeat):
                 out = room.give_seat(player, message.seat, message.level)
             elif isinstance(message, m.TakeSeatBack):
@@ -176,6 +203,9 @@ class Tables:
     def go(self, room: Room) -> None:
         """Set the room's computer players moving if the game waits on one (one task per room, never two), and
         its counting clock running if it waits on a person's count with a timer (or stop a clock no longer due)."""
+        if room.status is Status.OVER:
+            self._let_go(room)
+            return
         self._clock(room)
         self._alarm(room)
         if room.due_computer() is None:
@@ -199,6 +229,8 @@ class Tables:
                 await self._send(room.apply_computer(stamp, action))
             self._clock(room)
             self._alarm(room)
+        if room.status is Status.OVER:
+            self._let_go(room)
 
     def _clock(self, room: Room) -> None:
         stamp = room.count_due()
