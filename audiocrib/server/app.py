@@ -6,7 +6,7 @@ sentence, and a connection that keeps sending what is refused, or sends too fast
 table has one `Room` (`audiocrib.server.room`), made when the table is made or first touched (loaded from the store
 after a restart); the room writes its seats and moves to the store, and the server sends what it returns to the
 players' live connections. What happens at a table (start, moves, leaving, chat, seats given to computer players,
-the computer players' moves and the counting clock) is `audiocrib.server.tables`.
+the computer players' moves, the counting clock and the move time limit) is `audiocrib.server.tables`.
 
 Everything runs on one event loop, which owns the `Store` (one SQLite connection).
 """

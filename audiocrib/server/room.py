@@ -13,6 +13,10 @@ it, so a room loaded after a restart goes on playing those seats. A computer pla
 from the game's seed, the seat and the number of events before each move (as offline), so a server started again
 makes the same choices.
 
+The clocks are the network side's to run, but the room says what they time: `count_deadline` (the counting clock,
+which every view's ``count_ms`` reads), `people_due` and `late_move` (a computer player's move for a person past
+the table's move time limit). `look_back` is a seat's view at an earlier point of its own log.
+
 >>> from audiocrib.engine.rules import Rules
 >>> from audiocrib.server.store import Store
 >>> store = Store(":memory:")
@@ -443,6 +447,26 @@ class Room:
             return stamp, ClaimCount(seat, score_play([card for _, card in view.series]).total)
         return stamp, ClaimCount(seat, player.count(view))
 
+    def apply_computer(self, stamp: int, action: Action) -> Outgoing:
+        """Make a move from `computer_move` if the game is where it was and that computer player is still due."""
+        game = self.game
+        if game is None or len(game.events) != stamp or self.computer_at(action.seat) is None:
+            return []
+        if action.seat not in game.waiting_for():
+            return []
+        result = self._apply(action)
+        return result if isinstance(result, list) else []
+
+    def count_timeout(self, stamp: int) -> Outgoing:
+        """The counting clock ran out (the network side keeps it): the seat being counted loses its count, if the
+        game is still where it was at ``stamp``."""
+        game = self.game
+        if game is None or len(game.events) != stamp or game.counting is None:
+            return []
+        result = self._apply(CountTimeout(game.counting[0]))
+        return result if isinstance(result, list) else []
+
+
     # ------------------------------------------------------------ the move time limit
     def people_due(self) -> frozenset[int]:
         """The seats of people (not kept by a computer player) the game waits on."""
@@ -472,26 +496,6 @@ class Room:
         if isinstance(result, str):  # pragma: no cover - the computer's move is legal; a store failure is said
             return []
         return [*self._to_all(Notice(late_sentence(name))), *result]
-
-    def apply_computer(self, stamp: int, action: Action) -> Outgoing:
-        """Make a move from `computer_move` if the game is where it was and that computer player is still due."""
-        game = self.game
-        if game is None or len(game.events) != stamp or self.computer_at(action.seat) is None:
-            return []
-        if action.seat not in game.waiting_for():
-            return []
-        result = self._apply(action)
-        return result if isinstance(result, list) else []
-
-    def count_timeout(self, stamp: int) -> Outgoing:
-        """The counting clock ran out (the network side keeps it): the seat being counted loses its count, if the
-        game is still where it was at ``stamp``."""
-        game = self.game
-        if game is None or len(game.events) != stamp or game.counting is None:
-            return []
-        result = self._apply(CountTimeout(game.counting[0]))
-        return result if isinstance(result, list) else []
-
 
     # ------------------------------------------------------------ the counting clock
     def count_due(self) -> int | None:

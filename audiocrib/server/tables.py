@@ -16,6 +16,10 @@ and set afresh once they move and are asked again). Ten seconds before it runs o
 seconds or more) that person alone hears `TEN_SECONDS`; when it runs out, `Room.late_move` has a computer player
 make that one move for them, and the table hears so. One alarm task per room sleeps until the next of these.
 Deadlines live only in memory: after a restart every clock starts again at its full time.
+
+When the server starts, `wake_all` sets going every game under way (computer players and clocks), so nothing
+waits for a person to reconnect. A table whose match is over is let go from memory once its final news is sent,
+and loaded from the store for the one use if touched again.
 """
 
 from __future__ import annotations
