@@ -425,11 +425,11 @@ def test_a_person_who_takes_too_long_has_a_computer_move_for_them(server: Runnin
     (began, cids), (started, yaras, zias) = run(go())
     notices = [(at - began, x.sentence) for at, x in cids if isinstance(x, Notice)]
     assert [n for _, n in notices] == ["Cid took too long; a computer player made the move."], notices
-    assert 9.5 <= notices[0][0] <= 12.5 and cids[-1][0] - began <= 12.5  # the move at once after the notice
+    assert 9.5 <= notices[0][0] <= 15 and cids[-1][0] - began <= 15  # the move at once after the notice
     heard = [(at - started, x.sentence) for at, x in yaras if isinstance(x, Notice) and "sits down" not in x.sentence]
     assert [n for _, n in heard] == ["Ten seconds left to move.",
                                      "Yara took too long; a computer player made the move."]
-    assert 9.5 <= heard[0][0] <= 12.5 and 19.5 <= heard[1][0] <= 22.5, heard  # from the start: Zia's move kept it
+    assert 9.5 <= heard[0][0] <= 15 and 19.5 <= heard[1][0] <= 25, heard  # from the start: Zia's move kept it
     assert [x.sentence for x in zias if isinstance(x, Notice)] == [heard[1][1]]  # the warning is Yara's alone
 
 
@@ -570,7 +570,7 @@ def test_after_a_restart_a_game_goes_on_with_nobody_connected(tmp_path: Path) ->
             assert time.monotonic() - began < 5
             time.sleep(0.1)
         while discards(store, number) != [1, 0]:  # and the move time limit moves for Ada, away
-            assert time.monotonic() - began < 15
+            assert time.monotonic() - began < 20
             time.sleep(0.2)
         assert time.monotonic() - began >= 9.5  # her clock started again at its full ten seconds
     finally:
