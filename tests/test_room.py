@@ -4,6 +4,7 @@ nothing, a server started again mid-game, and a seat kept by a computer player."
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
@@ -15,7 +16,7 @@ import pytest
 
 from audiocrib.bots.base import hand_being_counted
 from audiocrib.engine.actions import Action, ClaimCount, Discard, Go, Play
-from audiocrib.engine.events import event_to_json
+from audiocrib.engine.events import HandShown, PlayClaimed, event_to_json
 from audiocrib.engine.game import Game, Phase
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
@@ -23,10 +24,13 @@ from audiocrib.engine.scoring import score_hand, score_play
 from audiocrib.engine.viewcodec import view_to_json
 from audiocrib.engine.views import PlayerView
 from audiocrib.online.messages import (
+    Leave,
     Message,
+    Move,
     News,
     Notice,
     PastView,
+    Start,
     TableState,
     TableSummary,
     ViewOf,
@@ -34,8 +38,10 @@ from audiocrib.online.messages import (
     encode,
 )
 from audiocrib.online.messages import Seat as SeatState
+from audiocrib.server.limits import Limits
 from audiocrib.server.room import Outgoing, Room
 from audiocrib.server.store import Status, Store
+from audiocrib.server.tables import Tables
 from tests.test_viewcodec import cards_in, known_by_deal, leaks
 
 NAMES = ("Ann", "Bob", "Cy")
@@ -431,3 +437,75 @@ def test_looking_back_shows_a_seat_no_more_than_it_knew(tmp_path: Path) -> None:
             f"The game has had only {number_words(length)} events; you cannot look back past them.")
         assert room.look_back(ann, 0, (length,)) == "An event you heard early must be one the game has had."
         assert looked > 10
+
+
+@pytest.mark.parametrize("timer", [None, 30])
+def test_people_who_never_move_are_moved_for_to_the_end_of_the_match(tmp_path: Path, timer: int | None) -> None:
+    rules = Rules(target=31, manual_counting=True, manual_pegging=True, count_timer=timer)
+    with Store(tmp_path / "server.sqlite3") as store:
+        room, people = open_table(store, rules, ("person", "person"))
+        names = {room.seat_of(p): store.player(p).name for p in people}  # type: ignore[union-attr]
+        while room.playing:
+            seat = min(room.people_due())
+            if room.people_due() == {seat}:
+                assert room.late_move(1 - seat) == []  # only a seat the game waits on
+            out = room.late_move(seat)
+            notices = [(to, x) for to, x in out if isinstance(x, Notice)]
+            assert notices == [(p, Notice(f"{names[seat]} took too long; a computer player made the move."))
+                               for p in people]
+            assert out[:len(people)] == notices  # told before the move's news
+            deliver(store, room, people, out)
+        assert room.late_move(0) == []
+        game = store.game(room.table_id)
+    events = game.events
+    shown = [e for e in events if isinstance(e, HandShown)]
+    pegged = [e for e in events if isinstance(e, PlayClaimed)]
+    assert shown and pegged and all(e.claimed == e.score.total for e in pegged)  # the true points, pegging
+    if timer is None:
+        assert all(e.claimed is not None and not e.timed_out for e in shown)  # the computer's own count
+    else:
+        assert all(e.claimed is None and e.timed_out for e in shown)  # a timed count runs out, as its clock's
+    check_received(game, room, people)
+
+
+def test_a_table_whose_match_is_over_is_let_go_and_loaded_again_when_touched(tmp_path: Path) -> None:
+    async def play(store: Store) -> tuple[int, list[frozenset[int]]]:
+        sent: Outgoing = []
+
+        async def send(out: Outgoing) -> None:
+            sent.extend(out)
+
+        tables = Tables(store, Limits(computer_pace=0.0), send, lambda player: True)
+        ann = store.add_player("Ann")[0].id
+        room = Room.create(store, ann, Rules(target=31), ("person", "easy"))
+        tables.add(room)
+        other = Room.create(store, ann, Rules(), ("person", "person"))  # a table that stays open beside it
+        tables.add(other)
+        await tables.act(ann, room.table_id, Start())
+        seen, rng = [tables.loaded], random.Random(6)
+        while room.playing:
+            view = next(x.view for to, x in reversed(sent) if isinstance(x, ViewOf))
+            action = choice(view, rng) if view.events == room.game.view(0).events else None  # type: ignore[union-attr]
+            if action is None:
+                await asyncio.sleep(0.01)  # the computer player's turn
+            else:
+                await tables.act(ann, room.table_id, Move(action))
+        for _ in range(100):  # the final news sent, the table is let go
+            if room.table_id not in tables.loaded:
+                break
+            await asyncio.sleep(0.01)
+        seen.append(tables.loaded)
+        assert isinstance(sent[-1][1], ViewOf) and sent[-1][1].view.phase is Phase.MATCH_OVER
+        again = tables.room(room.table_id)  # touched: loaded from the store for the one use, not kept
+        assert again is not room and again.status is Status.OVER and again.game is not None and again.game.over
+        state = again.table_state(ann)
+        assert isinstance(state, TableState) and state.seats[0].connected
+        assert await tables.act(ann, room.table_id, Leave())  # leaving a table over goes to the lobby at once
+        seen.append(tables.loaded)
+        return room.table_id, seen
+
+    with Store(tmp_path / "server.sqlite3") as store:
+        table, (playing, over, touched) = asyncio.run(play(store))
+        other = table + 1
+        assert playing == {table, other} and over == touched == {other}
+        assert store.table(table).status is Status.OVER  # type: ignore[union-attr]

@@ -8,9 +8,11 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import ssl
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -372,6 +374,65 @@ def test_the_servers_counting_clock_times_out_a_count_not_made(server: Running) 
     assert news[0].since == 0 and tuple(e for x in news for e in x.events) == view.view.events
 
 
+async def heard_until(socket: aiohttp.ClientWebSocketResponse, done: Callable[[Message], bool],
+                      seconds: float = 30) -> list[tuple[float, Message]]:
+    """Every message (with the time it came, on `time.monotonic`) up to the first that ``done`` picks."""
+    got: list[tuple[float, Message]] = []
+    while True:
+        frame = await socket.receive(timeout=seconds)
+        assert frame.type is aiohttp.WSMsgType.TEXT, frame
+        got.append((time.monotonic(), decode_from_server(frame.data)))
+        if done(got[-1][1]):
+            return got
+
+
+def laid_away(seat: int) -> Callable[[Message], bool]:
+    return lambda x: isinstance(x, News) and any(isinstance(e, Discarded) and e.seat == seat for e in x.events)
+
+
+def test_a_person_who_takes_too_long_has_a_computer_move_for_them(server: Running) -> None:
+    """Two tables at once: one with the shortest limit (ten seconds: no warning) and a computer player, and one
+    with twenty seconds where Zia lays away after three seconds and Yara never does."""
+
+    async def alone(session: aiohttp.ClientSession) -> tuple[float, list[tuple[float, Message]]]:
+        async with session.ws_connect(server.url) as cid:
+            await ask(cid, hello("Cid"))
+            await ask(cid, {**create(False, ("person", "easy")), "rules": {"players": 2, "target": 61},
+                            "move_limit": 10})
+            await cid.send_str(json.dumps({"type": "start"}))
+            began = time.monotonic()
+            return began, await heard_until(cid, laid_away(0))
+
+    async def pair(session: aiohttp.ClientSession) -> tuple[float, list[tuple[float, Message]], list[Message]]:
+        async with session.ws_connect(server.url) as yara, session.ws_connect(server.url) as zia:
+            await ask(yara, hello("Yara"))
+            table = await ask(yara, {**create(False), "rules": {"players": 2, "target": 61}, "move_limit": 20})
+            await ask(zia, hello("Zia"))
+            await ask(zia, {"type": "join", "table": table["code"]})
+            await yara.send_str(json.dumps({"type": "start"}))
+            began = time.monotonic()
+            view = decode_from_server(json.dumps(await until(zia, "view")))
+            assert isinstance(view, ViewOf)
+            await asyncio.sleep(3)
+            await zia.send_str(encode(Move(Discard(1, view.view.hand[:2]))))
+            yaras, zias = await asyncio.gather(heard_until(yara, laid_away(0)), heard_until(zia, laid_away(0)))
+            return began, yaras, [x for _, x in zias]
+
+    async def go() -> Any:
+        async with aiohttp.ClientSession() as session:
+            return await asyncio.gather(alone(session), pair(session))
+
+    (began, cids), (started, yaras, zias) = run(go())
+    notices = [(at - began, x.sentence) for at, x in cids if isinstance(x, Notice)]
+    assert [n for _, n in notices] == ["Cid took too long; a computer player made the move."], notices
+    assert 9.5 <= notices[0][0] <= 15 and cids[-1][0] - began <= 15  # the move at once after the notice
+    heard = [(at - started, x.sentence) for at, x in yaras if isinstance(x, Notice) and "sits down" not in x.sentence]
+    assert [n for _, n in heard] == ["Ten seconds left to move.",
+                                     "Yara took too long; a computer player made the move."]
+    assert 9.5 <= heard[0][0] <= 15 and 19.5 <= heard[1][0] <= 25, heard  # from the start: Zia's move kept it
+    assert [x.sentence for x in zias if isinstance(x, Notice)] == [heard[1][1]]  # the warning is Yara's alone
+
+
 # --- A game played through the server ------------------------------------------------------------------------------
 
 def my_move(view: PlayerView) -> Action | None:
@@ -474,6 +535,46 @@ def test_a_game_with_a_computer_player_is_played_to_the_end_over_a_killed_server
             assert leaks(game.at(len(message.view.events)), 0, view_to_json(message.view)) == []
         else:
             assert cards_in(json.loads(text)) == set(), text
+
+
+def discards(path: Path, table: int) -> list[int]:
+    """The seats that have laid away at the table so far, read from the running server's store file."""
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT event FROM events WHERE table_id = ? ORDER BY idx", (table,)).fetchall()
+    return [event["seat"] for event in map(json.loads, (row[0] for row in rows)) if event["kind"] == "discarded"]
+
+
+def test_after_a_restart_a_game_goes_on_with_nobody_connected(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    first = Running(folder)
+
+    async def before() -> int:
+        async with aiohttp.ClientSession() as session, session.ws_connect(first.url) as socket:
+            await ask(socket, hello("Ada"))
+            table = await ask(socket, {**create(False, ("person", "easy")), "rules": {"players": 2, "target": 61},
+                                       "move_limit": 10})
+            await socket.send_str(json.dumps({"type": "start"}))
+            await until(socket, "view")
+            assert first.stop(signal.SIGKILL)[0] == -signal.SIGKILL  # before the computer player's move
+            number: int = table["number"]
+            return number
+
+    number = run(before())
+    store = folder / STORE_FILE
+    laid = discards(store, number)
+    assert laid in ([], [1])  # the computer player has had half a second at most: almost always []
+    second = Running(folder)
+    try:
+        began = time.monotonic()
+        while discards(store, number) != [1]:  # the computer player lays away, though nobody came back
+            assert time.monotonic() - began < 5
+            time.sleep(0.1)
+        while discards(store, number) != [1, 0]:  # and the move time limit moves for Ada, away
+            assert time.monotonic() - began < 20
+            time.sleep(0.2)
+        assert time.monotonic() - began >= 9.5  # her clock started again at its full ten seconds
+    finally:
+        second.stop()
 
 
 def test_a_player_hosts_only_a_few_open_tables(server: Running) -> None:

@@ -6,7 +6,7 @@ sentence, and a connection that keeps sending what is refused, or sends too fast
 table has one `Room` (`audiocrib.server.room`), made when the table is made or first touched (loaded from the store
 after a restart); the room writes its seats and moves to the store, and the server sends what it returns to the
 players' live connections. What happens at a table (start, moves, leaving, chat, seats given to computer players,
-the computer players' moves and the counting clock) is `audiocrib.server.tables`.
+the computer players' moves, the counting clock and the move time limit) is `audiocrib.server.tables`.
 
 Everything runs on one event loop, which owns the `Store` (one SQLite connection).
 """
@@ -380,14 +380,19 @@ async def _front(request: web.Request) -> web.Response:
 
 
 def make_app(server: Server) -> web.Application:
-    """The aiohttp application: the WebSocket endpoint at `PATH` and a plain page at ``/``."""
+    """The aiohttp application: the WebSocket endpoint at `PATH` and a plain page at ``/``; on start, every game
+    under way is set going again (`Tables.wake_all`)."""
     app = web.Application()
     app[SERVER_KEY] = server
     app.router.add_get(PATH, server.handle)
     app.router.add_get("/", _front)
 
+    async def starting(_app: web.Application) -> None:
+        server.tables.wake_all()
+
     async def closing(_app: web.Application) -> None:
         await server.close_all()
 
+    app.on_startup.append(starting)
     app.on_shutdown.append(closing)
     return app

@@ -13,6 +13,10 @@ it, so a room loaded after a restart goes on playing those seats. A computer pla
 from the game's seed, the seat and the number of events before each move (as offline), so a server started again
 makes the same choices.
 
+The clocks are the network side's to run, but the room says what they time: `count_deadline` (the counting clock,
+which every view's ``count_ms`` reads), `people_due` and `late_move` (a computer player's move for a person past
+the table's move time limit). `look_back` is a seat's view at an earlier point of its own log.
+
 >>> from audiocrib.engine.rules import Rules
 >>> from audiocrib.server.store import Store
 >>> store = Store(":memory:")
@@ -55,10 +59,19 @@ from audiocrib.online.messages import Seat as SeatState
 from audiocrib.server.records import Seat, Status, StoreError, Table, name_key
 from audiocrib.server.store import Store
 
-__all__ = ["Outgoing", "Room"]
+__all__ = ["LATE_LEVEL", "TEN_SECONDS", "Outgoing", "Room", "late_sentence"]
 
 Outgoing = list[tuple[int, Message]]
 """What to send: ``(player id, message)`` pairs, in order."""
+LATE_LEVEL = "medium"
+"""The computer player that moves for a person who took longer than the table's move time limit."""
+TEN_SECONDS = "Ten seconds left to move."
+"""Said to a person ten seconds before their move time limit runs out."""
+
+
+def late_sentence(name: str) -> str:
+    """What the table hears when a computer player made ``name``'s move for them."""
+    return f"{name} took too long; a computer player made the move."
 
 
 class Room:
@@ -407,11 +420,16 @@ class Room:
         """The due computer player's move from its seat's own view: (events so far, action). Only reads, so it
         may run off the event loop; `apply_computer` checks the game has not moved since."""
         seat = self.due_computer()
-        game = self.game
-        if seat is None or game is None:
+        if seat is None or self.game is None:
             raise ValueError("No computer player is due to move.")
         level = self.computer_at(seat)
         assert level is not None
+        return self._choice(seat, level)
+
+    def _choice(self, seat: int, level: str) -> tuple[int, Action]:
+        """The move a computer player of ``level`` makes at ``seat`` from that seat's view: (events so far, move)."""
+        game = self.game
+        assert game is not None
         player = self._players.get((seat, level))
         if player is None:
             mistakes = COUNT_MISTAKES if game.rules.muggins else 0.0
@@ -448,6 +466,36 @@ class Room:
         result = self._apply(CountTimeout(game.counting[0]))
         return result if isinstance(result, list) else []
 
+
+    # ------------------------------------------------------------ the move time limit
+    def people_due(self) -> frozenset[int]:
+        """The seats of people (not kept by a computer player) the game waits on."""
+        if not self.playing:
+            return frozenset()
+        assert self.game is not None
+        return frozenset(seat for seat in self.game.waiting_for()
+                         if self._table.seats[seat].player is not None and self.computer_at(seat) is None)
+
+    def person_at(self, seat: int) -> int | None:
+        """The player id of the person at ``seat``, or None."""
+        return self._table.seats[seat].player if 0 <= seat < len(self._table.seats) else None
+
+    def late_move(self, seat: int) -> Outgoing:
+        """The person at ``seat`` took longer than the table's move time limit: a computer player of level
+        "medium" makes that one move for them (a count timed by the rules is a timeout, as the counting clock's),
+        and everyone hears of it before the move's news. Nothing if the game no longer waits on them."""
+        game = self.game
+        if game is None or seat not in self.people_due():
+            return []
+        if game.phase is Phase.COUNT and game.rules.count_timer is not None and game.counting is not None:
+            action: Action = CountTimeout(game.counting[0])
+        else:
+            action = self._choice(seat, LATE_LEVEL)[1]
+        name = self._table.seats[seat].name
+        result = self._apply(action)
+        if isinstance(result, str):  # pragma: no cover - the computer's move is legal; a store failure is said
+            return []
+        return [*self._to_all(Notice(late_sentence(name))), *result]
 
     # ------------------------------------------------------------ the counting clock
     def count_due(self) -> int | None:

@@ -9,6 +9,17 @@ The counting clock is the server's: when the game waits on a person's manual cou
 ``count_timer``, the room's clock task waits that many seconds on the server's own (monotonic) clock and then
 calls `Room.count_timeout` with the log's length it started at; a count made in time moves the log on, so the
 timeout finds the game elsewhere and does nothing (and the waiting task is cancelled at once).
+
+The move time limit is the server's too: when a table has one (``move_limit`` seconds), each person the game
+waits on has a deadline from the moment it began waiting on them (kept while others move, as when laying away,
+and set afresh once they move and are asked again). Ten seconds before it runs out (when the limit is twenty
+seconds or more) that person alone hears `TEN_SECONDS`; when it runs out, `Room.late_move` has a computer player
+make that one move for them, and the table hears so. One alarm task per room sleeps until the next of these.
+Deadlines live only in memory: after a restart every clock starts again at its full time.
+
+When the server starts, `wake_all` sets going every game under way (computer players and clocks), so nothing
+waits for a person to reconnect. A table whose match is over is let go from memory once its final news is sent,
+and loaded from the store for the one use if touched again.
 """
 
 from __future__ import annotations
@@ -17,12 +28,14 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
+from audiocrib.engine.errors import SaveError
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.server.limits import Limits
-from audiocrib.server.records import Status
-from audiocrib.server.room import Outgoing, Room
+from audiocrib.server.records import Status, StoreError
+from audiocrib.server.room import TEN_SECONDS, Outgoing, Room
 from audiocrib.server.store import Store
 
 __all__ = ["NO_TABLE", "UNDER_WAY", "Tables"]
@@ -34,7 +47,17 @@ UNDER_WAY = ("The game is under way, so your seat stays yours; the host can give
 Send = Callable[[Outgoing], Awaitable[None]]
 Connected = Callable[[int], bool]
 """Whether a player (by id) has a live connection now."""
+WARNING_SECONDS = 10
+"""How long before the move time limit runs out the person is warned (for limits of twice that or more)."""
 _log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class _Deadline:
+    """When a person's move time runs out (`time.monotonic`), and whether they were warned."""
+
+    at: float
+    warned: bool
 
 
 class Tables:
@@ -49,17 +72,42 @@ class Tables:
         self._locks: dict[int, asyncio.Lock] = {}  # one per room: its moves and their sending, one at a time
         self._computers: dict[int, asyncio.Task[None]] = {}
         self._clocks: dict[int, tuple[int, asyncio.Task[None]]] = {}  # table -> (log's length, its clock)
+        self._deadlines: dict[int, dict[int, _Deadline]] = {}  # table -> seat -> its person's move deadline
+        self._alarms: dict[int, tuple[float, asyncio.Task[None]]] = {}  # table -> (when, its task)
 
     def room(self, table: int, but: int | None = None) -> Room:
         """The table's room, loaded from the store the first time it is touched (since the server started, or
-        since it was let go), knowing which of its people are connected (all but ``but``, who is coming back)."""
+        since it was let go), knowing which of its people are connected (all but ``but``, who is coming back).
+        A table that is over is loaded for the one use and not kept."""
         room = self._rooms.get(table)
         if room is None:
-            room = self._rooms[table] = Room.load(self.store, table)
+            room = Room.load(self.store, table)
             for person in room.people():
                 if person != but and self._is_connected(person):
                     room.connected(person, True)  # nobody is told: they were here all along
+            if room.status is not Status.OVER:
+                self._rooms[table] = room
         return room
+
+    @property
+    def loaded(self) -> frozenset[int]:
+        """The tables with anything in memory: a room, a lock, a task or a deadline."""
+        return frozenset({*self._rooms, *self._locks, *self._computers, *self._clocks, *self._deadlines,
+                          *self._alarms})
+
+    def _let_go(self, room: Room) -> None:
+        """Forget a table whose match is over (its final news sent): its room, lock, tasks and deadlines."""
+        table = room.table_id
+        clock, alarm = self._clocks.pop(table, None), self._alarms.pop(table, None)
+        for held in (self._computers.pop(table, None), clock and clock[1], alarm and alarm[1]):
+            if held is not None and held is not asyncio.current_task():
+                held.cancel()
+        self._deadlines.pop(table, None)
+        if self._rooms.get(table) is room:
+            del self._rooms[table]
+        lock = self._locks.get(table)
+        if lock is not None and not lock.locked():
+            del self._locks[table]
 
     def add(self, room: Room) -> None:
         """A room made with its table."""
@@ -83,9 +131,15 @@ class Tables:
                 out = room.start(player)
             elif isinstance(message, m.Move):
                 out = room.move(player, message.action)
+                if not isinstance(out, str):
+                    self._moved(room, message.action.seat)
             elif isinstance(message, m.Leave):
-                out = UNDER_WAY if room.status is not Status.OPEN and room.seat_of(player) is not None else \
-                    room.leave(player)
+                if room.status is Status.OVER:  # nothing to keep a seat for
+                    out = [] if room.seat_of(player) is not None else NO_TABLE
+                elif room.status is Status.PLAYING and room.seat_of(player) is not None:
+                    out = UNDER_WAY
+                else:
+                    out = room.leave(player)
             elif isinstance(message, m.GiveSeat):
                 out = room.give_seat(player, message.seat, message.level)
             elif isinstance(message, m.TakeSeatBack):
@@ -128,6 +182,22 @@ class Tables:
                 at = table.id
         return out, at
 
+    def wake_all(self) -> int:
+        """Set going every table whose game is under way (when the server starts): its computer players, its
+        counting clock and its move time limit, so a table of computer players and absent people goes on without
+        waiting for someone to come back. A table whose log cannot be read is left as it is (and said in the
+        log). How many tables were woken."""
+        woken = 0
+        for table in self.store.tables(Status.PLAYING):
+            try:
+                room = self.room(table.id)
+            except (StoreError, SaveError):
+                _log.exception("Table %d could not be loaded.", table.id)
+                continue
+            self.go(room)
+            woken += 1
+        return woken
+
     def wake(self, player: int) -> None:
         """Set going whatever waits at the player's tables (after a restart, rooms wake as people come back)."""
         for table in self.store.tables_of(player):
@@ -137,7 +207,11 @@ class Tables:
     def go(self, room: Room) -> None:
         """Set the room's computer players moving if the game waits on one (one task per room, never two), and
         its counting clock running if it waits on a person's count with a timer (or stop a clock no longer due)."""
+        if room.status is Status.OVER:
+            self._let_go(room)
+            return
         self._clock(room)
+        self._alarm(room)
         if room.due_computer() is None:
             return
         running = self._computers.get(room.table_id)
@@ -158,6 +232,9 @@ class Tables:
                 stamp, action = await loop.run_in_executor(None, room.computer_move)  # only reads the game
                 await self._send(room.apply_computer(stamp, action))
             self._clock(room)
+            self._alarm(room)
+        if room.status is Status.OVER:
+            self._let_go(room)
 
     def _clock(self, room: Room) -> None:
         stamp = room.count_due()
@@ -180,7 +257,60 @@ class Tables:
         if deadline is not None:  # the same clock the views' count_ms reads
             await asyncio.sleep(max(0.0, deadline - time.monotonic()))
         async with self._lock(room):
-            await self._send(room.count_timeout(stamp))
+            counting = room.game.counting if room.game is not None else None
+            out = room.count_timeout(stamp)
+            if out and counting is not None:
+                self._moved(room, counting[0])
+            await self._send(out)
+        self.go(room)
+
+    def _moved(self, room: Room, seat: int) -> None:
+        """The person at ``seat`` has moved: their move time starts afresh when the game next waits on them."""
+        self._deadlines.get(room.table_id, {}).pop(seat, None)
+
+    def _alarm(self, room: Room) -> None:
+        """Keep a deadline for each person the game waits on (at a table with a move time limit), and the room's
+        alarm task set for the next warning or deadline (or stop it when none is due)."""
+        limit = room.move_limit
+        due = room.people_due() if limit is not None else frozenset()
+        deadlines = self._deadlines.setdefault(room.table_id, {})
+        for seat in [s for s in deadlines if s not in due]:
+            del deadlines[seat]
+        for seat in due:
+            if seat not in deadlines:
+                assert limit is not None
+                deadlines[seat] = _Deadline(time.monotonic() + limit, warned=limit < 2 * WARNING_SECONDS)
+        when = min((d.at if d.warned else d.at - WARNING_SECONDS for d in deadlines.values()), default=None)
+        held = self._alarms.get(room.table_id)
+        if held is not None and held[0] == when and not held[1].done():
+            return
+        if held is not None:
+            del self._alarms[room.table_id]
+            if held[1] is not asyncio.current_task():
+                held[1].cancel()
+        if when is None:
+            self._deadlines.pop(room.table_id, None)
+            return
+        task = asyncio.get_running_loop().create_task(self._ring(room, when))
+        self._alarms[room.table_id] = when, task
+        task.add_done_callback(self._done)
+
+    async def _ring(self, room: Room, when: float) -> None:
+        """At ``when``: warn whoever has ten seconds left, or have a computer player move for one who ran out."""
+        await asyncio.sleep(max(0.0, when - time.monotonic()))
+        async with self._lock(room):
+            now, out = time.monotonic(), []
+            deadlines = self._deadlines.get(room.table_id, {})
+            for seat, deadline in sorted(deadlines.items(), key=lambda item: item[1].at):
+                if deadline.at <= now:
+                    del deadlines[seat]
+                    out.extend(room.late_move(seat))
+                    break  # one move; the game may then wait on others, whose deadlines are looked at afresh
+                person = room.person_at(seat)
+                if not deadline.warned and deadline.at - WARNING_SECONDS <= now and person is not None:
+                    deadline.warned = True
+                    out.append((person, m.Notice(TEN_SECONDS)))
+            await self._send(out)
         self.go(room)
 
     def _done(self, task: asyncio.Task[None]) -> None:
@@ -190,11 +320,15 @@ class Tables:
         for table, (_, clock) in list(self._clocks.items()):
             if clock is task:
                 del self._clocks[table]
+        for table, (_, alarm) in list(self._alarms.items()):
+            if alarm is task:
+                del self._alarms[table]
         if not task.cancelled() and task.exception() is not None:
             _log.error("A table's task failed.", exc_info=task.exception())
 
     def close(self) -> None:
         """Stop every room's tasks (on shutdown)."""
-        for task in [*self._computers.values(), *(clock for _, clock in self._clocks.values())]:
+        for task in [*self._computers.values(), *(clock for _, clock in self._clocks.values()),
+                     *(alarm for _, alarm in self._alarms.values())]:
             task.cancel()
 
