@@ -326,6 +326,12 @@ def test_the_servers_counting_clock_is_the_one_the_player_hears(server: Running,
                 await ann.hears("Ten seconds left to count.")
                 await ann.hears("Five seconds left to count.")
                 await ann.hears(lambda s: s.startswith("Your time is up."), timeout=10)
+                await until(lambda: ann.session.moment != "count", "the count timed out")
+                while not (ann.session.moment == "count" and ann.session.count_clock.running):
+                    await ann.move()  # on to the next count of Ann's
+                    await asyncio.sleep(0.01)
+                ann.session.finished = True  # quitting with the crib's clock running: the table is let go
+                ann.session.tick()  # and the tick that ends the application asks nothing of it
             finally:
                 await ann.stop()
 

@@ -147,6 +147,9 @@ class OnlineScreens(SessionCore):
             client.close()
         if isinstance(self.table, RemoteTable):
             self.table = None
+            self.count_clock.stop()
+            if self.mode in (Mode.GAME, Mode.GAME_MENU) or self.line_from in (Mode.GAME, Mode.GAME_MENU):
+                self.mode = self.line_from = Mode.MAIN  # the table is gone: nothing may ask it any more
 
     def _stop_connecting(self, key: str) -> None:
         self.say("Stopped.")
