@@ -17,6 +17,7 @@ The clocks are the network side's to run, but the room says what they time: `cou
 which every view's ``count_ms`` reads), `people_due` and `late_move` (a computer player's move for a person past
 the table's move time limit). `look_back` is a seat's view at an earlier point of its own log.
 
+>>> from audiocrib.engine.actions import Discard
 >>> from audiocrib.engine.rules import Rules
 >>> from audiocrib.server.store import Store
 >>> store = Store(":memory:")
@@ -34,21 +35,15 @@ import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 
-from audiocrib.bots.levels import COUNT_MISTAKES
-from audiocrib.bots.player import Player, load_player
-from audiocrib.engine.actions import Action, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.engine.actions import Action, CountTimeout
 from audiocrib.engine.errors import IllegalActionError
 from audiocrib.engine.game import Game, Phase
-from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
-from audiocrib.engine.scoring import score_play
 from audiocrib.online.fields import COMPUTER_LEVELS
 from audiocrib.online.messages import (
     MAX_COUNT_MS,
-    MAX_NEWS_EVENTS,
     PERSON,
     Message,
-    News,
     Notice,
     PastView,
     TableState,
@@ -56,7 +51,9 @@ from audiocrib.online.messages import (
     ViewOf,
 )
 from audiocrib.online.messages import Seat as SeatState
+from audiocrib.server.computers import Computers
 from audiocrib.server.records import Seat, Status, StoreError, Table, name_key
+from audiocrib.server.sending import chunks, past_view
 from audiocrib.server.store import Store
 
 __all__ = ["LATE_LEVEL", "TEN_SECONDS", "Outgoing", "Room", "late_sentence"]
@@ -82,7 +79,7 @@ class Room:
         self._table = table
         self.game = game
         self._connected: set[int] = set()
-        self._players: dict[tuple[int, str], Player] = {}
+        self._computers = Computers()
         self._count_deadline: tuple[int, float] | None = None  # (log's length, monotonic time) of the count due
 
     @classmethod
@@ -390,7 +387,7 @@ class Room:
         out: Outgoing = []
         for person in self.people():
             seat = self._seat(person)
-            out.extend((person, news) for news in _chunks(game, seat, first))
+            out.extend((person, news) for news in chunks(game, seat, first))
             out.append((person, self._view_of(seat)))
         return out
 
@@ -403,7 +400,7 @@ class Room:
         if self.game is not None:
             seat = self._seat(player_id)
             since = min(max(since, 0), len(self.game.events))
-            out.extend((player_id, news) for news in _chunks(self.game, seat, since))
+            out.extend((player_id, news) for news in chunks(self.game, seat, since))
             out.append((player_id, self._view_of(seat)))
         return out
 
@@ -428,24 +425,8 @@ class Room:
 
     def _choice(self, seat: int, level: str) -> tuple[int, Action]:
         """The move a computer player of ``level`` makes at ``seat`` from that seat's view: (events so far, move)."""
-        game = self.game
-        assert game is not None
-        player = self._players.get((seat, level))
-        if player is None:
-            mistakes = COUNT_MISTAKES if game.rules.muggins else 0.0
-            player = load_player(level, seed=game.seed * 8 + seat, count_mistakes=mistakes)
-            self._players[seat, level] = player
-        reseed = getattr(player, "reseed", None)
-        if reseed is not None:
-            reseed(game.seed, seat, len(game.events))
-        stamp, view = len(game.events), game.view(seat)
-        if game.phase is Phase.DISCARD:
-            return stamp, Discard(seat, tuple(player.discard(view)))
-        if game.phase is Phase.PLAY:
-            return stamp, (Play(seat, player.play(view)) if view.playable else Go(seat))
-        if game.phase is Phase.PEG_CLAIM:  # keeping a person's seat that pegs by hand: it claims the true points
-            return stamp, ClaimCount(seat, score_play([card for _, card in view.series]).total)
-        return stamp, ClaimCount(seat, player.count(view))
+        assert self.game is not None
+        return self._computers.choice(self.game, seat, level)
 
     def apply_computer(self, stamp: int, action: Action) -> Outgoing:
         """Make a move from `computer_move` if the game is where it was and that computer player is still due."""
@@ -542,21 +523,4 @@ class Room:
             return "You are not at a table; join one first."
         if self.game is None:
             return "The game at this table has not begun."
-        length = len(self.game.events)
-        if told > length:
-            return f"The game has had only {number_words(length)} events; you cannot look back past them."
-        early = tuple(early)
-        if any(i >= length for i in early):
-            return "An event you heard early must be one the game has had."
-        later = {i for i in early if i >= told}
-        try:
-            view = self.game.at(told, later).view(seat)
-        except Exception:  # the engine's replay refuses events that cannot follow there (hostile indexes)
-            return "Those events cannot follow that point of the game."
-        return PastView(told, early, view)
-
-
-def _chunks(game: Game, seat: int, first: int) -> list[News]:
-    """``seat``'s events from ``first`` on, as it sees them, in messages of at most `MAX_NEWS_EVENTS`."""
-    events = game.view(seat).events[first:]  # the seat's log: each event as `Event.seen_by` gives it
-    return [News(first + i, tuple(events[i:i + MAX_NEWS_EVENTS])) for i in range(0, len(events), MAX_NEWS_EVENTS)]
+        return past_view(self.game, seat, told, tuple(early))
