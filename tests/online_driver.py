@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
-from prompt_toolkit.input import PipeInput
+from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from audiocrib.engine.events import CountRequested
@@ -118,6 +119,20 @@ class Player:
         else:
             return False
         return True
+
+
+@asynccontextmanager
+async def running(*players: Player) -> AsyncIterator[None]:
+    """Run each player's shell on a pipe of its own until the block ends, and wait for their main menus."""
+    async with AsyncExitStack() as stack:
+        for player in players:
+            player.start(stack.enter_context(create_pipe_input()))
+        try:
+            await until(lambda: all(player.said for player in players), "the main menus")
+            yield
+        finally:
+            for player in players:
+                await player.stop()
 
 
 async def until(test: Callable[[], bool], what: str, timeout: float = 20.0) -> None:

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
 
 from audiocrib.engine.rules import Rules
 from audiocrib.server.serve import STORE_FILE
@@ -19,16 +18,14 @@ from audiocrib.server.store import Store
 from audiocrib.shell.servers import SERVERS_FILE
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.telling.narrator import Narrator
-from tests.online_driver import Player, play_together, until
-from tests.test_serve import Running
+from tests.online_driver import Player, play_together, running, until
+from tests.test_serve import Running, serving
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Running]:
-    running = Running(tmp_path / "server")
-    yield running
-    if running.process.poll() is None:
-        running.stop()
+    """A server of the test's own, its data in ``tmp_path / "data"``."""
+    yield from serving(tmp_path / "data")
 
 
 async def sign_in(player: Player, port: int) -> None:
@@ -58,43 +55,36 @@ def test_two_people_and_a_computer_player_play_a_match_online(server: Running, t
     bob = Player("Bob", tmp_path / "bob")
 
     async def script() -> None:
-        with create_pipe_input() as pipe_a, create_pipe_input() as pipe_b:
-            ann.start(pipe_a)
-            bob.start(pipe_b)
-            try:
-                await until(lambda: bool(ann.said) and bool(bob.said), "the main menus")
-                await sign_in(ann, server.port)
-                await ann.choose("Create a table")
-                await ann.choose("Create the table")
-                await ann.hears("At table 1: you, the host; an open seat; and Easy, a computer player. "
-                                "The game has not begun.")
-                await sign_in(bob, server.port)
-                await bob.choose("Table 1, Ann's: six-card cribbage, three players, to 61; one seat open")
-                await bob.hears("At table 1: Ann, the host; you, Bob; and Easy, a computer player. "
-                                "The game has not begun.")
-                await ann.hears("Bob sits down at the table.")
-                assert await bob.press("w") == [bob.said[-1]]
-                assert bob.said[-1].startswith("At table 1: Ann, the host; you, Bob")
-                await ann.press("/")
-                await ann.type("Good luck, <b>Bob</b>!")
-                await bob.hears("Ann says: Good luck, <b>Bob</b>!")
-                await ann.choose("Start the game")
-                await ann.hears("The game begins.")
-                await bob.hears("The game begins.")
-                await until(lambda: bob.session.moment == "discard", "Bob's first question")
-                who = await bob.press("w")
-                assert who == ["At table 1: Ann, the host; you, Bob; and Easy, a computer player."], who
-                await play_together([ann, bob])
-                await ann.hears("Press Enter for the lobby.")
-                await ann.press("enter")
-                said = await ann.hears(lambda s: s.startswith("Lobby: ") or s.startswith("You left"))
-                assert said.startswith("Lobby: "), ann.said[-4:]
-            finally:
-                await ann.stop()
-                await bob.stop()
+        async with running(ann, bob):
+            await sign_in(ann, server.port)
+            await ann.choose("Create a table")
+            await ann.choose("Create the table")
+            await ann.hears("At table 1: you, the host; an open seat; and Easy, a computer player. "
+                            "The game has not begun.")
+            await sign_in(bob, server.port)
+            await bob.choose("Table 1, Ann's: six-card cribbage, three players, to 61; one seat open")
+            await bob.hears("At table 1: Ann, the host; you, Bob; and Easy, a computer player. "
+                            "The game has not begun.")
+            await ann.hears("Bob sits down at the table.")
+            assert await bob.press("w") == [bob.said[-1]]
+            assert bob.said[-1].startswith("At table 1: Ann, the host; you, Bob")
+            await ann.press("/")
+            await ann.type("Good luck, <b>Bob</b>!")
+            await bob.hears("Ann says: Good luck, <b>Bob</b>!")
+            await ann.choose("Start the game")
+            await ann.hears("The game begins.")
+            await bob.hears("The game begins.")
+            await until(lambda: bob.session.moment == "discard", "Bob's first question")
+            who = await bob.press("w")
+            assert who == ["At table 1: Ann, the host; you, Bob; and Easy, a computer player."], who
+            await play_together([ann, bob])
+            await ann.hears("Press Enter for the lobby.")
+            await ann.press("enter")
+            said = await ann.hears(lambda s: s.startswith("Lobby: ") or s.startswith("You left"))
+            assert said.startswith("Lobby: "), ann.said[-4:]
 
     asyncio.run(script())
-    with Store(tmp_path / "server" / STORE_FILE) as store:
+    with Store(tmp_path / "data" / STORE_FILE) as store:
         game = store.game(1)
     assert game.over
     names = game.view(0).names
@@ -121,29 +111,24 @@ def test_a_server_killed_mid_game_is_reconnected_to_and_the_game_goes_on(tmp_pat
     servers = [first]
 
     async def script() -> None:
-        with create_pipe_input() as pipe:
-            ann.start(pipe)
-            try:
-                await until(lambda: bool(ann.said), "the main menu")
-                await sign_in(ann, port)
-                await ann.choose("Create a table")
-                await ann.press("left")  # one seat for a person: the other is the computer player's
-                await ann.choose("Create the table")
-                await ann.choose("Start the game")
-                await ann.hears("The game begins.")
-                for _ in range(3):
-                    await until(lambda: ann.session.moment in ("discard", "play", "count"), "Ann's turn", 60)
-                    await ann.move()
-                    servers[-1].stop(signal.SIGKILL)
-                    await ann.hears(lambda s: s.startswith("The connection to the server was lost"))
-                    servers.append(Running(folder, "--port", str(port)))
-                    back = await ann.hears("Connected again.")
-                    at = ann.said.index(back, len(ann.said) - 40)
-                    await until(lambda at=at: len(ann.said) > at + 1, "where the game stands")
-                    assert ann.said[at + 1].startswith("You have "), ann.said[at:]
-                await play_together([ann])
-            finally:
-                await ann.stop()
+        async with running(ann):
+            await sign_in(ann, port)
+            await ann.choose("Create a table")
+            await ann.press("left")  # one seat for a person: the other is the computer player's
+            await ann.choose("Create the table")
+            await ann.choose("Start the game")
+            await ann.hears("The game begins.")
+            for _ in range(3):
+                await until(lambda: ann.session.moment in ("discard", "play", "count"), "Ann's turn", 60)
+                await ann.move()
+                servers[-1].stop(signal.SIGKILL)
+                await ann.hears(lambda s: s.startswith("The connection to the server was lost"))
+                servers.append(Running(folder, "--port", str(port)))
+                back = await ann.hears("Connected again.")
+                at = ann.said.index(back, len(ann.said) - 40)
+                await until(lambda at=at: len(ann.said) > at + 1, "where the game stands")
+                assert ann.said[at + 1].startswith("You have "), ann.said[at:]
+            await play_together([ann])
 
     try:
         asyncio.run(script())
@@ -163,52 +148,45 @@ def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Ru
     ann = Player("Ann", tmp_path / "ann", setup=setup)
     bob = Player("Bob", tmp_path / "bob")
     again = Player("Bob", tmp_path / "bob")  # Bob's audiocrib started again, on the same data folder
-    shells = [ann, bob, again]
 
     async def script() -> None:
-        with create_pipe_input() as pipe_a, create_pipe_input() as pipe_b, create_pipe_input() as pipe_c:
-            ann.start(pipe_a)
-            bob.start(pipe_b)
-            try:
-                await until(lambda: bool(ann.said) and bool(bob.said), "the main menus")
-                await sign_in(ann, server.port)
-                await ann.choose("Create a table")
-                assert await ann.press("down") == ["Listed in the lobby: yes. 2 of 5."]
-                assert await ann.press("right") == ["Listed in the lobby: no, joined by its code."]
-                await ann.choose("Create the table")
-                state = ann.session.client.state if ann.session.client else None
-                assert state is not None and state.code is not None
-                spoken_code = " ".join(state.code)
-                await ann.hears(f"At table 1: you, the host; and an open seat. The game has not begun. "
-                                f"The code is {spoken_code}.")
-                await sign_in(bob, server.port)
-                assert not any(line.startswith("Table 1") for line in bob.said)  # private: not listed
-                await bob.choose("Join a table by its code")
-                await bob.hears("Type the table's code, then press Enter.")
-                await bob.press("X", "backspace")
-                assert bob.said[-1] == "X deleted."
-                await bob.press(*state.code.lower())
-                assert await bob.press("up") == [f"Table code: {state.code.lower()}."]
-                await bob.press("enter")
-                await bob.hears(lambda s: s.startswith("At table 1: Ann, the host; and you, Bob."))
-                await ann.choose("Start the game")
-                await bob.hears("The game begins.")
-                # Bob leaves for now; the host gives his seat to a computer player, which plays it.
-                await until(lambda: bob.session.moment in ("discard", "waiting"), "Bob at the table")
-                await bob.press("escape")
-                await bob.choose("Leave the table for now")
-                await bob.hears("You left the table; your seat is kept for you. Choose Play online to go back to it.")
-                await ann.hears("Bob has lost the connection; the table waits.")
-                await ann.press("escape")
-                await ann.choose("Give Bob's seat to a computer player")
-                await ann.hears("A computer player of level medium plays for Bob until they are back.")
-                for _ in range(3):  # Ann plays on against the computer player keeping Bob's seat
-                    await until(lambda: ann.session.moment in ("discard", "play", "review"), "Ann's turn", 30)
-                    await ann.move()
-                await bob.stop()
-                # Bob starts audiocrib again: Play online goes straight back to the table.
-                again.start(pipe_c)
-                await until(lambda: bool(again.said), "the main menu")
+        async with running(ann, bob):
+            await sign_in(ann, server.port)
+            await ann.choose("Create a table")
+            assert await ann.press("down") == ["Listed in the lobby: yes. 2 of 5."]
+            assert await ann.press("right") == ["Listed in the lobby: no, joined by its code."]
+            await ann.choose("Create the table")
+            state = ann.session.client.state if ann.session.client else None
+            assert state is not None and state.code is not None
+            spoken_code = " ".join(state.code)
+            await ann.hears(f"At table 1: you, the host; and an open seat. The game has not begun. "
+                            f"The code is {spoken_code}.")
+            await sign_in(bob, server.port)
+            assert not any(line.startswith("Table 1") for line in bob.said)  # private: not listed
+            await bob.choose("Join a table by its code")
+            await bob.hears("Type the table's code, then press Enter.")
+            await bob.press("X", "backspace")
+            assert bob.said[-1] == "X deleted."
+            await bob.press(*state.code.lower())
+            assert await bob.press("up") == [f"Table code: {state.code.lower()}."]
+            await bob.press("enter")
+            await bob.hears(lambda s: s.startswith("At table 1: Ann, the host; and you, Bob."))
+            await ann.choose("Start the game")
+            await bob.hears("The game begins.")
+            # Bob leaves for now; the host gives his seat to a computer player, which plays it.
+            await until(lambda: bob.session.moment in ("discard", "waiting"), "Bob at the table")
+            await bob.press("escape")
+            await bob.choose("Leave the table for now")
+            await bob.hears("You left the table; your seat is kept for you. Choose Play online to go back to it.")
+            await ann.hears("Bob has lost the connection; the table waits.")
+            await ann.press("escape")
+            await ann.choose("Give Bob's seat to a computer player")
+            await ann.hears("A computer player of level medium plays for Bob until they are back.")
+            for _ in range(3):  # Ann plays on against the computer player keeping Bob's seat
+                await until(lambda: ann.session.moment in ("discard", "play", "review"), "Ann's turn", 30)
+                await ann.move()
+            await bob.stop()
+            async with running(again):  # Bob starts audiocrib again: Play online goes straight back to the table
                 await again.choose("Play online")
                 await again.hears("Back at table 1.")
                 await ann.hears("Bob is back.")
@@ -216,13 +194,10 @@ def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Ru
                 await again.choose("Take your seat back")
                 await ann.hears("Bob plays their own seat again.")
                 await play_together([ann, again])
-            finally:
-                for shell in shells:
-                    await shell.stop()
 
     asyncio.run(script())
     assert not any("Type the server's address" in line for line in again.said)  # remembered
-    with Store(tmp_path / "server" / STORE_FILE) as store:
+    with Store(tmp_path / "data" / STORE_FILE) as store:
         game = store.game(1)
     assert game.over
 
@@ -235,59 +210,52 @@ def test_typing_and_connecting_say_each_step_and_refusals_ask_again(tmp_path: Pa
     ann = Player("Ann", tmp_path / "ann")
 
     async def script() -> None:
-        with create_pipe_input() as pipe_a, create_pipe_input() as pipe_b:
-            ann.start(pipe_a)
-            taken.start(pipe_b)
-            try:
-                await until(lambda: bool(ann.said) and bool(taken.said), "the main menus")
-                await ann.choose("Play online")
-                await ann.type("not a server!")
-                await ann.hears("A server address is a name or a number such as localhost or 192.168.1.20, with a "
-                                "colon and the port if it is not 4121.")
-                await ann.hears(lambda s: s.startswith("Type the server's address"))
-                assert await ann.press("f1") == [
-                    "You are typing: Server address. Type it, Enter takes it, Escape goes back.",
-                    "Backspace: Delete the character before the cursor.",
-                    "up arrow or down arrow: Read back everything you typed.",
-                    "left arrow: Move back one character and say it.",
-                    "right arrow: Say the next character and move past it.",
-                    "Home: To the start of the line.", "End: To the end of the line."]
-                assert await ann.press("enter") == [
-                    "Server address: nothing typed yet. Type it, or press Escape to go back."]
-                await ann.type("127.0.0.1:1")  # nothing listens on port 1
-                await ann.type("Ann")
-                await ann.hears(lambda s: s.startswith("Could not connect to 127.0.0.1, port 1 (nothing answers at"
-                                                       " that address). Trying again; Escape stops."))
-                await ann.press("escape")
-                await ann.hears("Main menu: New game. 1 of 8.")
-                # The first Ann takes the name; the second is asked for the password, then for another name.
-                for player in (taken, ann):
-                    if player is ann:
-                        await ann.choose("Play online")
-                        await ann.hears(lambda s: s.startswith("Type the server's address"))
-                        assert await ann.press("up") == ["Server address: nothing typed yet."]  # none answered
-                        await ann.type(f"127.0.0.1:{server.port}")
-                        await ann.hears(lambda s: s.startswith("Type the name"))
-                        await ann.type("Ann")
-                    else:
-                        await sign_in_to_password(taken, server.port)
-                    await player.hears("This server has a password; ask whoever runs it.")
-                    await player.hears("Type the server's password, then Enter.")
-                    await player.press("o", "p")
-                    assert player.said[-2:] == ["star", "star"]
-                    await player.press(*"en sesame")
-                    assert await player.press("up") == ["Password: star star star star star star star star star "
-                                                        "star star."]
-                    await player.press("enter")
-                await taken.hears(lambda s: s.startswith("Lobby: "))
-                await ann.hears(lambda s: "name" in s and "taken" in s)
-                await ann.hears(lambda s: s.startswith("Type the name the others will hear"))
-                await ann.press(*["backspace"] * 3)
-                await ann.type("Ann B")
-                await ann.hears(lambda s: s.startswith("Lobby: "))
-            finally:
-                await ann.stop()
-                await taken.stop()
+        async with running(ann, taken):
+            await ann.choose("Play online")
+            await ann.type("not a server!")
+            await ann.hears("A server address is a name or a number such as localhost or 192.168.1.20, with a "
+                            "colon and the port if it is not 4121.")
+            await ann.hears(lambda s: s.startswith("Type the server's address"))
+            assert await ann.press("f1") == [
+                "You are typing: Server address. Type it, Enter takes it, Escape goes back.",
+                "Backspace: Delete the character before the cursor.",
+                "up arrow or down arrow: Read back everything you typed.",
+                "left arrow: Move back one character and say it.",
+                "right arrow: Say the next character and move past it.",
+                "Home: To the start of the line.", "End: To the end of the line."]
+            assert await ann.press("enter") == [
+                "Server address: nothing typed yet. Type it, or press Escape to go back."]
+            await ann.type("127.0.0.1:1")  # nothing listens on port 1
+            await ann.type("Ann")
+            await ann.hears(lambda s: s.startswith("Could not connect to 127.0.0.1, port 1 (nothing answers at"
+                                                   " that address). Trying again; Escape stops."))
+            await ann.press("escape")
+            await ann.hears("Main menu: New game. 1 of 8.")
+            # The first Ann takes the name; the second is asked for the password, then for another name.
+            for player in (taken, ann):
+                if player is ann:
+                    await ann.choose("Play online")
+                    await ann.hears(lambda s: s.startswith("Type the server's address"))
+                    assert await ann.press("up") == ["Server address: nothing typed yet."]  # none answered
+                    await ann.type(f"127.0.0.1:{server.port}")
+                    await ann.hears(lambda s: s.startswith("Type the name"))
+                    await ann.type("Ann")
+                else:
+                    await sign_in_to_password(taken, server.port)
+                await player.hears("This server has a password; ask whoever runs it.")
+                await player.hears("Type the server's password, then Enter.")
+                await player.press("o", "p")
+                assert player.said[-2:] == ["star", "star"]
+                await player.press(*"en sesame")
+                assert await player.press("up") == ["Password: star star star star star star star star star "
+                                                    "star star."]
+                await player.press("enter")
+            await taken.hears(lambda s: s.startswith("Lobby: "))
+            await ann.hears(lambda s: "name" in s and "taken" in s)
+            await ann.hears(lambda s: s.startswith("Type the name the others will hear"))
+            await ann.press(*["backspace"] * 3)
+            await ann.type("Ann B")
+            await ann.hears(lambda s: s.startswith("Lobby: "))
 
     try:
         asyncio.run(script())
@@ -306,34 +274,29 @@ def test_the_servers_counting_clock_is_the_one_the_player_hears(server: Running,
     ann = Player("Ann", tmp_path / "ann", setup=setup)
 
     async def script() -> None:
-        with create_pipe_input() as pipe:
-            ann.start(pipe)
-            try:
-                await until(lambda: bool(ann.said), "the main menu")
-                await sign_in(ann, server.port)
-                await ann.choose("Create a table")
-                await ann.press("left")  # one seat for a person
-                await ann.choose("Create the table")
-                await ann.choose("Start the game")
-                await ann.hears("The game begins.")
-                while ann.session.moment != "count":
-                    await ann.move()
-                    await asyncio.sleep(0.01)
-                assert ann.session.count_clock.elsewhere  # the server's clock, not one of the shell's own
-                turn = (await ann.press("t"))[-1]
-                assert turn.endswith("seconds left to count."), turn
-                assert turn.split(" ")[-5].capitalize() in ("Fifteen", "Fourteen", "Thirteen"), turn
-                await ann.hears("Ten seconds left to count.")
-                await ann.hears("Five seconds left to count.")
-                await ann.hears(lambda s: s.startswith("Your time is up."), timeout=10)
-                await until(lambda: ann.session.moment != "count", "the count timed out")
-                while not (ann.session.moment == "count" and ann.session.count_clock.running):
-                    await ann.move()  # on to the next count of Ann's
-                    await asyncio.sleep(0.01)
-                ann.session.finished = True  # quitting with the crib's clock running: the table is let go
-                ann.session.tick()  # and the tick that ends the application asks nothing of it
-            finally:
-                await ann.stop()
+        async with running(ann):
+            await sign_in(ann, server.port)
+            await ann.choose("Create a table")
+            await ann.press("left")  # one seat for a person
+            await ann.choose("Create the table")
+            await ann.choose("Start the game")
+            await ann.hears("The game begins.")
+            while ann.session.moment != "count":
+                await ann.move()
+                await asyncio.sleep(0.01)
+            assert ann.session.count_clock.elsewhere  # the server's clock, not one of the shell's own
+            turn = (await ann.press("t"))[-1]
+            assert turn.endswith("seconds left to count."), turn
+            assert turn.split(" ")[-5].capitalize() in ("Fifteen", "Fourteen", "Thirteen"), turn
+            await ann.hears("Ten seconds left to count.")
+            await ann.hears("Five seconds left to count.")
+            await ann.hears(lambda s: s.startswith("Your time is up."), timeout=10)
+            await until(lambda: ann.session.moment != "count", "the count timed out")
+            while not (ann.session.moment == "count" and ann.session.count_clock.running):
+                await ann.move()  # on to the next count of Ann's
+                await asyncio.sleep(0.01)
+            ann.session.finished = True  # quitting with the crib's clock running: the table is let go
+            ann.session.tick()  # and the tick that ends the application asks nothing of it
 
     asyncio.run(script())
 

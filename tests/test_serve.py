@@ -81,13 +81,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     running.stop()
 
 
-@pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[Running]:
-    """A server of this test's own (for the tests that exhaust its limits)."""
-    running = Running(tmp_path / "data")
+def serving(folder: Path) -> Iterator[Running]:
+    """A server on ``folder`` while the fixture lasts, stopped after unless it is gone already."""
+    running = Running(folder)
     yield running
     if running.process.poll() is None:
         running.stop()
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Running]:
+    """A server of this test's own (for the tests that exhaust its limits)."""
+    yield from serving(tmp_path / "data")
 
 
 def hello(name: str, token: str | None = None, password: str | None = None) -> dict[str, Any]:
