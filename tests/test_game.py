@@ -805,7 +805,8 @@ class TestRules:
     @pytest.mark.parametrize(
         ("kwargs", "message"),
         [
-            ({"variant": "bogus"}, "bogus is not a form of cribbage; choose five-card, six-card or seven-card."),
+            ({"variant": "bogus"}, "There is no bogus cribbage; choose five-card, six-card or seven-card."),
+            ({"variant": ["six"]}, "The form of cribbage must be five-card, six-card or seven-card."),
             ({"skunks": "no"}, "The setting skunks must be true or false."),
             ({"manual_counting": "false"}, "The setting manual counting must be true or false."),
             ({"team_size": True}, "The setting team size must be a whole number."),

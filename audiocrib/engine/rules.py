@@ -116,8 +116,11 @@ class Rules:
         try:
             object.__setattr__(self, "variant", Variant(self.variant))
         except ValueError:
-            raise RulesError(
-                f"{self.variant} is not a form of cribbage; choose five-card, six-card or seven-card."
+            named = self.variant if isinstance(self.variant, str) and self.variant.isascii() \
+                and self.variant.replace("-", "").isalnum() and len(self.variant) <= 20 else None
+            raise RulesError(  # the value is named only when it is a short plain word (it may come from anyone)
+                (f"There is no {named} cribbage; choose" if named else "The form of cribbage must be")
+                + " five-card, six-card or seven-card."
             ) from None
         for name in ("skunks", "manual_counting", "overcount_penalty", "muggins", "manual_pegging"):
             if type(getattr(self, name)) is not bool:

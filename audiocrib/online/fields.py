@@ -157,9 +157,11 @@ class Many(Field):
 
 
 def _engine_sentence(error: AudiocribError, fallback: ProtocolError) -> ProtocolError:
-    """The engine's own sentence when it is short and plain (it may quote what was sent), else ``fallback``."""
+    """The engine's own sentence when it is short, plain and one sentence that reads well on its own (it may quote
+    what was sent, but not begin with it), else ``fallback``."""
     message = str(error)
-    plain = len(message) <= 200 and message.isascii() and message.isprintable()
+    plain = len(message) <= 200 and message.isascii() and message.isprintable() and message[:1].isupper() \
+        and message.endswith(".") and ". " not in message
     return ProtocolError(message) if plain else fallback
 
 
