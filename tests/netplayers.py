@@ -8,8 +8,11 @@ Also what the tests check of what a seat was sent against the whole game's log (
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
 import random
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +41,8 @@ class Received:
     text: str
     length: int
     connection: int
+    at: float
+    """When it came, in seconds of the event loop's clock."""
 
 
 class Dropped(Exception):
@@ -58,6 +63,7 @@ class NetPlayer:
         self.told: list[dict[str, Any]] = []  # the seat's log as the news told it, event by event
         self.mismatches: list[str] = []  # news that contradicted what was told before
         self.refusals: list[str] = []
+        self.sent: list[dict[str, Any]] = []  # every message it sent
         self.named: set[str] = set()  # cards this client named in its own moves
         self.probed: list[tuple[str, str]] = []  # (card it cannot know of, the server's answer)
         self.probed_at = 0  # the length of the log when it probed
@@ -91,6 +97,7 @@ class NetPlayer:
 
     async def send(self, message: dict[str, Any]) -> None:
         assert self._socket is not None
+        self.sent.append(message)
         try:
             await self._socket.send_str(json.dumps(message))
         except (ConnectionError, RuntimeError, aiohttp.ClientError):
@@ -138,7 +145,7 @@ class NetPlayer:
             self.refusals.append(message["sentence"])
             if self._probing:
                 self.probed.append((self._probing.pop(0), message["sentence"]))
-        self.got.append(Received(frame.data, len(self.told), self.connections))
+        self.got.append(Received(frame.data, len(self.told), self.connections, asyncio.get_running_loop().time()))
         return message
 
     async def expect(self, kind: str) -> dict[str, Any]:
@@ -292,3 +299,31 @@ def session_from(address: str) -> aiohttp.ClientSession:
     """A client session whose connections come from ``address`` (another loopback address, 127.0.0.N, so that
     each table's people are counted apart by the server's limits per address, as people at home would be)."""
     return aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(address, 0)))
+
+
+def raw_connect(port: int, local: str, receive_buffer: int = 1024) -> socket.socket:
+    """A WebSocket connection to ``/play`` made by hand on a plain blocking socket from ``local``, its receive
+    buffer made tiny before it connects (so that what the server sends backs up at once if it is never read)."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    raw.bind((local, 0))
+    raw.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode("ascii")
+    raw.sendall((f"GET /play HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode("ascii"))
+    head = b""
+    while b"\r\n\r\n" not in head:
+        byte = raw.recv(1)
+        assert byte, head
+        head += byte
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return raw
+
+
+def raw_send(raw: socket.socket, text: str) -> None:
+    """One masked text frame, as a client sends it."""
+    payload = text.encode("utf-8")
+    size = len(payload)
+    head = bytes([0x81, 0x80 | size]) if size < 126 else bytes([0x81, 0xFE]) + size.to_bytes(2, "big")
+    mask = os.urandom(4)
+    raw.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
