@@ -26,7 +26,7 @@ from audiocrib.engine.game import Game, Phase
 from audiocrib.engine.scoring import score_hand
 from audiocrib.engine.viewcodec import view_to_json
 from audiocrib.engine.views import PlayerView
-from audiocrib.online.messages import Message, News, ViewOf, decode_from_server
+from audiocrib.online.messages import Message, News, Refused, ViewOf, decode_from_server
 from tests.test_viewcodec import cards_in, known_by_deal, leaks
 
 WAIT = 30.0
@@ -68,6 +68,7 @@ class NetPlayer:
         self.probed: list[tuple[str, str]] = []  # (card it cannot know of, the server's answer)
         self.probed_at = 0  # the length of the log when it probed
         self.connections = 0
+        self.shorted = False  # whether it has claimed a count short yet
         self.closes: list[tuple[Any, Any]] = []  # each close's code and reason, as the client saw it
         self.seat: int | None = None
         self.table: dict[str, Any] | None = None
@@ -76,6 +77,7 @@ class NetPlayer:
         self._probing: list[str] = []
         self._called: set[int] = set()
         self.last: Message | None = None  # the last message received, decoded
+        self._view: PlayerView | None = None  # the last view
         self._session: aiohttp.ClientSession | None = None
         self._socket: aiohttp.ClientWebSocketResponse | None = None
 
@@ -181,7 +183,10 @@ class NetPlayer:
             if until is not None and until(message):
                 return
             if isinstance(self.last, ViewOf):
-                await self._answer(self.last.view)
+                self._view = self.last.view
+                await self._answer(self._view)
+            elif isinstance(self.last, Refused) and self._view is not None:
+                await self._answer(self._view)  # a refused muggins call, say: the seat's other move is still due
 
     async def _answer(self, view: PlayerView) -> None:
         # Views of moves made before this seat's last one may still come (the others lay away at the same time):
@@ -195,10 +200,12 @@ class NetPlayer:
             self.probe = False
             await self._probe(view)
         move = self.move(view)
-        if move is not None:
+        if move is None:
+            return
+        if not isinstance(move, CallMuggins):  # a call is made once by itself (`_called`)
             self._made.add(decision)
-            self.named |= cards_in(action_to_json(move))
-            await self.send({"type": "move", "action": action_to_json(move)})
+        self.named |= cards_in(action_to_json(move))
+        await self.send({"type": "move", "action": action_to_json(move)})
 
     async def _probe(self, view: PlayerView) -> None:
         known = known_by_deal(view.events, view.seat)[1][-1]
@@ -216,6 +223,13 @@ class NetPlayer:
         """This seat's move from its view, or None when the game waits on others: random cards laid away and
         played, go when none can be played, a count claimed (now and then one short), muggins called on an
         opponent's short count."""
+        if view.rules.muggins:  # first: laying away for the next deal closes muggins
+            for index, event in enumerate(view.events):
+                if (isinstance(event, HandShown) and index not in self._called and event.claimed is not None
+                        and event.claimed < event.score.total
+                        and view.rules.side_of(event.seat) != view.side):
+                    self._called.add(index)
+                    return CallMuggins(view.seat)
         if view.must_discard:
             return Discard(view.seat, tuple(self.rng.sample(view.hand, view.must_discard)))
         if view.phase is Phase.PLAY and view.my_turn:
@@ -225,14 +239,9 @@ class NetPlayer:
             cards = view.crib if crib else view.kept
             assert cards is not None and view.starter is not None
             true = score_hand(cards, view.starter, crib).total
-            return ClaimCount(view.seat, max(0, true - self.rng.choice((0, 0, 0, 1))))
-        if view.rules.muggins:
-            for index, event in enumerate(view.events):
-                if (isinstance(event, HandShown) and index not in self._called and event.claimed is not None
-                        and event.claimed < event.score.total
-                        and view.rules.side_of(event.seat) != view.side):
-                    self._called.add(index)
-                    return CallMuggins(view.seat)
+            short = true > 0 and (not self.shorted or self.rng.random() < 0.25)  # one short count at least
+            self.shorted = self.shorted or short
+            return ClaimCount(view.seat, true - short)
         return None
 
 

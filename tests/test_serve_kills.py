@@ -55,7 +55,10 @@ class Killing:
         while len(self.kills) < KILLS:
             await asyncio.sleep(rng.uniform(0.1, 2.0))
             async with self.quiet:
-                self.kills.append(sum(1 for people in self.playing.values() if not all(p.won for p in people)))
+                under_way = sum(1 for people in self.playing.values() if not all(p.won for p in people))
+                if not under_way:  # both tables between games: the next moment will do
+                    continue
+                self.kills.append(under_way)
                 self.server.process.send_signal(signal.SIGKILL)
                 await asyncio.to_thread(self.server.process.communicate, timeout=30)
                 assert self.server.process.returncode == -signal.SIGKILL
