@@ -49,7 +49,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
 
 class Beside(threading.Thread):
     """Games at another table, one after another until told to stop, each two people and a computer player, in a
-    thread and event loop of their own; and a client beside them that connects and never says a word."""
+    thread and event loop of their own; and beside them a client that connects and never says a word, and one
+    that says hello and then never answers (not even the server's pings)."""
 
     def __init__(self, url: str) -> None:
         super().__init__(daemon=True)
@@ -58,6 +59,7 @@ class Beside(threading.Thread):
         self.games: list[tuple[int, list[NetPlayer]]] = []
         self.error: BaseException | None = None
         self.silent: tuple[Any, Any, float] | None = None  # its close's code and reason, and when it came
+        self.deaf: tuple[bytes, float] | None = None  # what a client that never answers got, and when it ended
 
     def run(self) -> None:
         try:
@@ -68,6 +70,7 @@ class Beside(threading.Thread):
     async def _play(self) -> None:
         async with session_from("127.0.0.50") as session:
             silent = asyncio.create_task(self._never_speaks(session))
+            deaf = asyncio.create_task(asyncio.to_thread(self._never_answers))
             tokens: list[str | None] = [None, None]
             while not self.stopping.is_set():
                 people = [NetPlayer(name, self.url, seed=len(self.games) * 2 + n) for n, name in
@@ -89,6 +92,7 @@ class Beside(threading.Thread):
                 for person in people:
                     await person.close()
             await silent
+            await deaf
 
     async def _never_speaks(self, session: aiohttp.ClientSession) -> None:
         loop = asyncio.get_running_loop()
@@ -96,6 +100,18 @@ class Beside(threading.Thread):
         async with session.ws_connect(self.url) as socket:
             frame = await socket.receive(timeout=60)
             self.silent = (frame.data, frame.extra, loop.time() - began)
+
+    def _never_answers(self) -> None:
+        """Say hello, then never answer: read what comes (the welcome, the server's pings), send nothing back."""
+        began = time.monotonic()
+        raw = raw_connect(int(self.url.split(":")[2].split("/")[0]), "127.0.0.51")
+        with raw:
+            raw_send(raw, json.dumps(hello("Deaf")))
+            raw.settimeout(120)
+            got = b""
+            while chunk := raw.recv(65536):
+                got += chunk
+        self.deaf = (got, time.monotonic() - began)
 
     def told(self) -> int:
         """How many events the people beside have been told in all."""
@@ -483,17 +499,21 @@ def test_a_client_that_stops_reading_holds_up_nobody(server: Running, alongside:
 
 # --- Last: the game beside, and the client that never spoke --------------------------------------------------------
 
-def test_the_games_beside_were_played_to_their_ends_and_the_silent_client_was_closed(
+def test_the_games_beside_were_played_to_their_ends_and_the_silent_and_deaf_clients_were_closed(
         server: Running, beside: Beside) -> None:
-    deadline = time.monotonic() + 40
-    while beside.silent is None and beside.error is None and time.monotonic() < deadline:
-        time.sleep(0.2)  # the server waits thirty seconds for a hello
+    deadline = time.monotonic() + 90
+    while None in (beside.silent, beside.deaf) and beside.error is None and time.monotonic() < deadline:
+        time.sleep(0.2)  # the server waits thirty seconds for a hello, and for a pong fifteen more
     beside.stopping.set()
     beside.join(timeout=120)
     assert not beside.is_alive() and beside.error is None, beside.error
     assert beside.silent is not None
     code, reason, seconds = beside.silent
     assert (code, reason) == (1008, "No hello came in time.") and 29 <= seconds <= 40, beside.silent
+    assert beside.deaf is not None
+    got, seconds = beside.deaf
+    assert got.startswith(b"\x81") and b'"type": "welcome"' in got and got.endswith(b"\x89\x00"), got
+    assert 30 <= seconds <= 80, seconds  # pinged after thirty seconds; no pong came, so the server hung up
     assert beside.games
     for number, people in beside.games:
         for person in people:
