@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,8 @@ from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
 from tests.netplayers import Moments, NetPlayer, hidden_in, known_at, session_from
 from tests.test_serve import Running
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="loopback addresses beyond 127.0.0.1")
 
 
 @dataclass(frozen=True)

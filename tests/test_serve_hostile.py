@@ -32,7 +32,7 @@ from tests.netplayers import NetPlayer, raw_connect, raw_send, session_from
 from tests.test_messages import EXAMPLES
 from tests.test_serve import Running, hello
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="loopback addresses beyond 127.0.0.1")
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="loopback addresses beyond 127.0.0.1")
 
 NOT_JSON = "A message must be one JSON object."
 OTHER_SEAT = "You can make moves only for your own seat."

@@ -23,7 +23,7 @@ from audiocrib.server.store import Store
 from tests.netplayers import NetPlayer, session_from
 from tests.test_serve import Running
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and loopback addresses beyond 127.0.0.1")
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SIGKILL, and loopback addresses beyond 127.0.0.1")
 
 KILLS = 30
 TABLES = 2
