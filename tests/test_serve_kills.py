@@ -1,0 +1,135 @@
+"""Nothing is lost when the server is killed: ``audiocrib serve`` is SIGKILLed at random moments (seeded) while two
+tables play, each with two people (scripted network clients) and a computer player, and started again on the same
+data folder and port each time. The people's clients connect again by themselves, with backoff, and go on from the
+catch-up the server sends. After each kill every table's log in the store goes on from the log at the kill before
+and holds every event any person was told; at the end each game is over, its log identical to what the people were
+told."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from audiocrib.engine.events import event_to_json
+from audiocrib.server.serve import STORE_FILE
+from audiocrib.server.store import Store
+from tests.netplayers import NetPlayer, session_from
+from tests.test_serve import Running
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SIGKILL, and loopback addresses beyond 127.0.0.1")
+
+KILLS = 30
+TABLES = 2
+SEED = 15
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Killing:
+    """The server, killed and started again; what the store held at the last kill; and the games played."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.server = Running(folder, "--port", str(self.port))  # the last --port given is the one used
+        self.url = self.server.url
+        self.kills: list[int] = []  # at each kill, how many games were under way
+        self.logs: dict[int, list[dict[str, Any]]] = {}  # each table's log at the last kill
+        self.games: list[tuple[int, list[NetPlayer]]] = []
+        self.playing: dict[int, list[NetPlayer]] = {}
+        self.quiet = asyncio.Lock()  # held while a table is set up, and while the server is down and checked
+
+    async def kill_again_and_again(self, rng: random.Random) -> None:
+        while len(self.kills) < KILLS:
+            await asyncio.sleep(rng.uniform(0.1, 2.0))
+            async with self.quiet:
+                under_way = sum(1 for people in self.playing.values() if not all(p.won for p in people))
+                if not under_way:  # both tables between games: the next moment will do
+                    continue
+                self.kills.append(under_way)
+                self.server.process.send_signal(signal.SIGKILL)
+                await asyncio.to_thread(self.server.process.communicate, timeout=30)
+                assert self.server.process.returncode == -signal.SIGKILL
+                self.check_store()
+                self.server = await asyncio.to_thread(Running, self.folder, "--port", str(self.port))
+
+    def check_store(self) -> None:
+        """Every table's log goes on from the one at the kill before, and holds what each person was told."""
+        with Store(self.folder / STORE_FILE) as store:
+            for number, people in self.games:
+                log = [event_to_json(e) for e in store.game(number).events]  # replayed from the seed and checked
+                before = self.logs.get(number, [])
+                assert log[:len(before)] == before, f"table {number}'s log changed under a kill"
+                self.logs[number] = log
+                for person in people:
+                    assert person.seat is not None
+                    told = person.told
+                    assert len(told) <= len(log), f"{person.name} was told of events the store lost"
+                    seen = [event_to_json(e.seen_by(person.seat)) for e in store.game(number).events[:len(told)]]
+                    assert told == seen, f"{person.name} was told what the store does not hold"
+
+    async def table(self, slot: int) -> None:
+        """Games one after another at this slot, each two people and a computer player, until the kills are done."""
+        names = (f"Host {slot}", f"Guest {slot}")
+        tokens: list[str | None] = [None, None]
+        async with session_from(f"127.0.0.{20 + slot}") as session:
+            number = 0
+            while len(self.kills) < KILLS:
+                number += 1
+                people = [NetPlayer(name, self.url, seed=SEED * 100 + slot * 10 + number, reconnect=True)
+                          for name in names]
+                host, guest = people
+                async with self.quiet:  # a table is set up while the server runs
+                    for person, token in zip(people, tokens, strict=True):
+                        person.token = token
+                    await host.connect(session)
+                    await host.send({"type": "create_table", "rules": {"players": 3, "target": 61},
+                                     "seats": ["person", "easy", "person"], "public": True, "move_limit": None})
+                    table = await host.expect("table")
+                    await guest.connect(session)
+                    await guest.send({"type": "join", "table": str(table["number"])})
+                    await guest.expect("table")
+                    await host.send({"type": "start"})
+                    await host.expect("view")
+                    tokens = [host.token, guest.token]
+                    self.games.append((table["number"], people))
+                    self.playing[slot] = people
+                await asyncio.gather(host.play(), guest.play())
+                for person in people:
+                    await person.close()
+
+
+def test_games_survive_thirty_kills_at_random_moments(tmp_path: Path) -> None:
+    killing = Killing(tmp_path / "data")
+
+    async def go() -> None:
+        await asyncio.gather(killing.kill_again_and_again(random.Random(SEED)),
+                             *(killing.table(slot) for slot in range(TABLES)))
+    try:
+        asyncio.run(go())
+    finally:
+        killing.server.stop(signal.SIGKILL)
+    assert len(killing.kills) == KILLS and all(killing.kills), killing.kills  # each during a game at least
+    assert sum(killing.kills) > KILLS  # most during both tables' games
+    killing.check_store()
+    with Store(tmp_path / "data" / STORE_FILE) as store:
+        for number, people in killing.games:
+            game = store.game(number)
+            assert game.over, number
+            for person in people:
+                assert person.seat is not None and person.won and person.mismatches == [], person.mismatches
+                assert person.told == [event_to_json(e.seen_by(person.seat)) for e in game.events]
+    connections = [p.connections for _, people in killing.games for p in people]
+    assert max(connections) > 5, connections  # they connected again by themselves, game after game
