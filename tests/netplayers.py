@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import json
 import os
 import random
@@ -21,7 +22,7 @@ import aiohttp
 
 from audiocrib.engine.actions import Action, CallMuggins, ClaimCount, Discard, Go, Play, action_to_json
 from audiocrib.engine.cards import DECK
-from audiocrib.engine.events import HandShown, MatchWon, event_to_json
+from audiocrib.engine.events import HandShown, MatchWon, event_from_json, event_to_json
 from audiocrib.engine.game import Game, Phase
 from audiocrib.engine.scoring import score_hand
 from audiocrib.engine.viewcodec import view_to_json
@@ -78,6 +79,7 @@ class NetPlayer:
         self._called: set[int] = set()
         self.last: Message | None = None  # the last message received, decoded
         self._view: PlayerView | None = None  # the last view
+        self.looked_back = False
         self._session: aiohttp.ClientSession | None = None
         self._socket: aiohttp.ClientWebSocketResponse | None = None
 
@@ -139,7 +141,7 @@ class NetPlayer:
         if isinstance(decoded, News):
             self._news(message["since"], message["events"])
             self.won = self.won or any(isinstance(e, MatchWon) for e in decoded.events)
-        elif message["type"] == "view":  # a view carries the seat's whole log: the game so far when it starts
+        elif message["type"] == "view" and message["whole"]:  # the seat's whole log: the game so far
             self._news(0, message["view"]["events"])
         elif message["type"] == "table":
             self.table, self.seat = message, message["you"]
@@ -183,7 +185,13 @@ class NetPlayer:
             if until is not None and until(message):
                 return
             if isinstance(self.last, ViewOf):
-                self._view = self.last.view
+                view = self.last.view
+                if not self.last.whole:  # the state after the news: its events are the log as the news told it
+                    view = dataclasses.replace(view, events=tuple(event_from_json(e) for e in self.told))
+                self._view = view
+                if not self.looked_back and len(self.told) > 20:  # once a game: the view at a pause looked back on
+                    self.looked_back = True
+                    await self.send({"type": "look_back", "told": len(self.told) // 2, "early": []})
                 await self._answer(self._view)
             elif isinstance(self.last, Refused) and self._view is not None:
                 await self._answer(self._view)  # a refused muggins call, say: the seat's other move is still due
@@ -288,12 +296,21 @@ def hidden_in(text: str, moments: Moments, seat: int, known: list[frozenset[str]
                 found.append(f"news event {index} shows {sorted(cards_in(event) - known[index])}")
             if event != event_to_json(game.events[index].seen_by(seat)):
                 found.append(f"news event {index} is not the log's event as the seat sees it")
+    elif data["type"] == "past_view":
+        moment = moments(data["told"])  # no events heard early: the seat's view as it stood then
+        found.extend(leaks(moment, seat, data["view"]))
+        if data["early"] or data["view"] != view_to_json(moment.view(seat)):
+            found.append(f"the view looked back on at event {data['told']} is not the seat's view then")
     elif data["type"] == "view":
         view = data["view"]
-        moment = moments(len(view["events"]))
+        at = len(view["events"]) if data["whole"] else length  # after a move: the state after the news before it
+        moment = moments(at)
         found.extend(leaks(moment, seat, view))
-        if view != view_to_json(moment.view(seat)):
-            found.append(f"the view at event {len(view['events'])} is not the seat's view then")
+        expected = view_to_json(moment.view(seat))
+        if not data["whole"]:
+            expected["events"] = []
+        if view != expected:
+            found.append(f"the view at event {at} is not the seat's view then")
     else:
         allowed = (known[length - 1] if length else frozenset()) | named
         if cards_in(data) - allowed:

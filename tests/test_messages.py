@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -59,6 +60,7 @@ EXAMPLES: list[m.Message] = [
                  (m.Seat("Ann", None, True), m.Seat(None, None, False), m.Seat("Bob", "easy", False)), False, 60),
     m.ViewOf(GAME.view(1)),
     m.ViewOf(GAME.view(1), 14_250),
+    m.ViewOf(dataclasses.replace(GAME.view(1), events=()), None, False),
     m.PastView(5, (), GAME.at(5).view(1)),
     m.News(5, GAME.view(2).events[5:]),
     m.ChatFrom("Bob", "gg"),
@@ -219,7 +221,7 @@ def test_random_text_gives_only_protocol_errors(text: str | bytes) -> None:
 @given(st.sampled_from(TYPES), st.dictionaries(st.sampled_from(
     ["name", "token", "password", "version", "rules", "seats", "public", "move_limit", "table", "action", "text",
      "seat", "level", "number", "sentence", "tables", "more", "people", "code", "host", "you", "started", "view",
-     "since", "events", "sender", "told", "early", "count_ms", "extra"]), json_values, max_size=6))
+     "since", "events", "sender", "told", "early", "count_ms", "whole", "extra"]), json_values, max_size=6))
 def test_random_fields_give_only_protocol_errors(kind: str, fields: dict[str, Any]) -> None:
     only_protocol_errors(json.dumps({"type": kind, **fields}))
 
@@ -239,3 +241,12 @@ def mangled(value: Any, path: list[int], new: Any) -> Any:
     ["\x00", "\u202e", "<b>x</b>", "x" * 70_000, "5H", -1, 2**70, 1e308, True]))
 def test_mangled_examples_give_only_protocol_errors(message: m.Message, path: list[int], new: Any) -> None:
     only_protocol_errors(json.dumps(mangled(json.loads(m.encode(message)), path, new)))
+
+
+def test_a_view_that_is_not_whole_carries_no_events() -> None:
+    text = m.encode(m.ViewOf(GAME.view(1))).replace('"whole": true', '"whole": false')
+    with pytest.raises(ProtocolError, match=r"^A view that is not whole leaves its events out\.$"):
+        m.decode_from_server(text)
+    light = m.ViewOf(dataclasses.replace(GAME.view(1), events=()), None, False)
+    assert m.decode_from_server(m.encode(light)) == light
+    assert len(m.encode(light)) < len(m.encode(m.ViewOf(GAME.view(1))))

@@ -173,7 +173,7 @@ def test_the_check_finds_each_kind_of_leak_put_into_a_real_message(played: dict[
     assert any("shows" in leak for leak in hidden_in(news, moments, person.seat, known, dealt + 1, set()))
     view = moments(dealt + 1).view(person.seat)
     other = moments(dealt + 1).hand((person.seat + 1) % 3)
-    shown = json.dumps({"type": "view", "view": view_to_json(dataclasses.replace(view, hand=other))})
+    shown = json.dumps({"type": "view", "view": view_to_json(dataclasses.replace(view, hand=other)), "whole": True})
     assert hidden_in(shown, moments, person.seat, known, dealt + 1, set())
     stock = next(c for c in DECK if str(c) not in known[dealt])
     notice = json.dumps({"type": "notice", "sentence": f"The starter will be the {stock.name}."})

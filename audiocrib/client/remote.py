@@ -14,6 +14,7 @@ server's to move.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import ssl
 import time
 from collections import deque
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 
 from audiocrib.client.link import Link, LinkState
 from audiocrib.engine.actions import Action
+from audiocrib.engine.events import Event
 from audiocrib.engine.game import Phase
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import PlayerView
@@ -58,6 +60,8 @@ class OnlineClient:
         self.state: m.TableState | None = None
         """The table this player sits at, as last told (None: in the lobby)."""
         self.view: PlayerView | None = None
+        self.log: list[Event] = []
+        """The seat's events as the server has told them (from whole views and news)."""
         self.viewed_at = 0.0
         """When (by ``clock``) the view came."""
         self.count_ms: int | None = None
@@ -101,11 +105,21 @@ class OnlineClient:
     def _deliver(self, message: m.Message) -> None:
         if isinstance(message, m.TableState):
             if self.state is None or self.state.number != message.number:
-                self.view = None
+                self.view, self.log = None, []
             self.state = message
             self.version += 1
+        elif isinstance(message, m.News):
+            if message.since > len(self.log):  # a gap: ask for the whole of it again
+                self.resync()
+                return
+            self.log[message.since:] = message.events
         elif isinstance(message, m.ViewOf):
-            self.view, self.viewed_at = message.view, self.clock()
+            if message.whole:
+                self.log = list(message.view.events)
+                view = message.view
+            else:  # the state after the news just received, which carries the events
+                view = dataclasses.replace(message.view, events=tuple(self.log))
+            self.view, self.viewed_at = view, self.clock()
             self.count_ms = message.count_ms
             self.version += 1
         elif isinstance(message, m.ChatFrom):
@@ -114,6 +128,11 @@ class OnlineClient:
             self.inbox.append(Said("notice", message.sentence))
         elif isinstance(message, m.Lobby):
             self.lobby = message
+
+    def resync(self) -> None:
+        """Ask for the table, the whole log and the view again (joining one's own table again answers with them)."""
+        if self.state is not None:
+            self.link.send(m.Join(str(self.state.number)))
 
     # ----------------------------------------------------------------- asking the server
     def _ask(self, message: m.Message) -> list[m.Message] | str:
@@ -166,7 +185,7 @@ class OnlineClient:
         """Leave the table for the lobby: None, or why not."""
         refused = self._done(m.Leave())
         if refused is None:
-            self.state, self.view = None, None
+            self.state, self.view, self.log = None, None, []
             self.version += 1
         return refused
 

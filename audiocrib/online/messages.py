@@ -288,13 +288,21 @@ class TableState(Message):
 
 @dataclass(frozen=True, slots=True)
 class ViewOf(Message):
-    """This seat's whole view of the game: after each move, and on joining or a (re)connection."""
+    """This seat's view of the game: whole (with the seat's log) on joining, on a (re)connection or when asked;
+    after each move, only its state (``whole`` false: the view's ``events`` are left out, an empty list, because
+    they are the seat's log as the `News` sent just before it tell it, which the client keeps)."""
 
     type: ClassVar[str] = "view"
     view: PlayerView = field(metadata={"field": _VIEW})
     count_ms: int | None = field(default=None, metadata={"field": Maybe(Number(0, MAX_COUNT_MS))})
     """When the game waits on this seat's manual count and the rules time it: the milliseconds left on the
     server's counting clock (None otherwise)."""
+    whole: bool = field(default=True, metadata={"field": Flag()})
+    """True when ``view.events`` is the seat's whole log; False when they are left out (after a move)."""
+
+    def __post_init__(self) -> None:
+        if not self.whole and self.view.events:
+            raise ProtocolError("A view that is not whole leaves its events out.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ the table's move time limit). `look_back` is a seat's view at an earlier point o
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
@@ -388,7 +389,7 @@ class Room:
         for person in self.people():
             seat = self._seat(person)
             out.extend((person, news) for news in chunks(game, seat, first))
-            out.append((person, self._view_of(seat)))
+            out.append((person, self._view_of(seat, whole=False)))
         return out
 
     def catch_up(self, player_id: int, since: int = 0) -> Outgoing | str:
@@ -509,9 +510,12 @@ class Room:
             return None
         return min(MAX_COUNT_MS, max(0, round((deadline - time.monotonic()) * 1000)))
 
-    def _view_of(self, seat: int) -> ViewOf:
+    def _view_of(self, seat: int, whole: bool = True) -> ViewOf:
+        """The seat's view; after a move (``whole`` False) without its log, which the news just sent carries: the
+        log grows with every move, and sending it all again each time would cost the server most of its time."""
         assert self.game is not None
-        return ViewOf(self.game.view(seat), self.count_ms(seat))
+        view = self.game.view(seat)
+        return ViewOf(view if whole else dataclasses.replace(view, events=()), self.count_ms(seat), whole)
 
     # ------------------------------------------------------------ looking back
     def look_back(self, player_id: int, told: int, early: Iterable[int]) -> PastView | str:
