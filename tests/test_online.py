@@ -181,7 +181,7 @@ def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Ru
             await ann.hears("Bob has lost the connection; the table waits.")
             await ann.press("escape")
             await ann.choose("Give Bob's seat to a computer player")
-            await ann.hears("A computer player of level medium plays for Bob until they are back.")
+            await ann.hears("A medium computer player plays for Bob until Bob is back.")
             for _ in range(3):  # Ann plays on against the computer player keeping Bob's seat
                 await until(lambda: ann.session.moment in ("discard", "play", "review"), "Ann's turn", 30)
                 await ann.move()
@@ -192,7 +192,8 @@ def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Ru
                 await ann.hears("Bob is back.")
                 await again.press("escape")
                 await again.choose("Take your seat back")
-                await ann.hears("Bob plays their own seat again.")
+                await ann.hears("Bob has the seat back.")
+                await again.hears("You have your seat back.")
                 await play_together([ann, again])
 
     asyncio.run(script())

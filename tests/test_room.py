@@ -9,6 +9,7 @@ import dataclasses
 import json
 import random
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,9 +41,9 @@ from audiocrib.online.messages import (
 )
 from audiocrib.online.messages import Seat as SeatState
 from audiocrib.server.limits import Limits
-from audiocrib.server.room import Outgoing, Room
+from audiocrib.server.room import YOU_WERE_LATE, Outgoing, Room
 from audiocrib.server.store import Status, Store
-from audiocrib.server.tables import Tables
+from audiocrib.server.tables import SHOW_SECONDS, Tables
 from tests.test_viewcodec import cards_in, known_by_deal, leaks
 
 NAMES = ("Ann", "Bob", "Cy")
@@ -463,8 +464,9 @@ def test_people_who_never_move_are_moved_for_to_the_end_of_the_match(tmp_path: P
                 assert room.late_move(1 - seat) == []  # only a seat the game waits on
             out = room.late_move(seat)
             notices = [(to, x) for to, x in out if isinstance(x, Notice)]
-            assert notices == [(p, Notice(f"{names[seat]} took too long; a computer player made the move."))
-                               for p in people]
+            late = room.person_at(seat)
+            assert notices == [*((p, Notice(f"{names[seat]} took too long; a computer player made the move."))
+                                 for p in people if p != late), (late, Notice(YOU_WERE_LATE))]
             assert out[:len(people)] == notices  # told before the move's news
             deliver(store, room, people, out)
         assert room.late_move(0) == []
@@ -522,3 +524,35 @@ def test_a_table_whose_match_is_over_is_let_go_and_loaded_again_when_touched(tmp
         other = table + 1
         assert playing == {table, other} and over == touched == {other}
         assert store.table(table).status is Status.OVER  # type: ignore[union-attr]
+
+
+def test_laying_away_after_a_show_has_time_to_hear_the_show_first(tmp_path: Path) -> None:
+    """The move time limit of a lay-away after a show is longer by `SHOW_SECONDS`: the players hear the show and
+    the new hand first (the first deal's lay-away has the limit alone)."""
+    async def deadlines(store: Store) -> list[float]:
+        async def send(out: Outgoing) -> None:
+            pass
+
+        tables = Tables(store, Limits(computer_pace=0.0), send, lambda player: True)
+        ann, bob = (store.add_player(name)[0].id for name in ("Ann", "Bob"))
+        room = Room.create(store, ann, Rules(), ("person", "person"), move_limit=60)
+        room.join(bob)
+        room.start(ann)
+        tables.add(room)
+        found = []
+        rng = random.Random(3)
+        while room.game is not None and room.game.deal_number < 3:
+            tables.go(room)
+            if room.game.phase is Phase.DISCARD and len(room.people_due()) == 2:
+                found.append(min(d.at for d in tables._deadlines[room.table_id].values()) - time.monotonic())
+            seat = min(room.people_due())
+            action = choice(room.game.view(seat), rng)
+            assert action is not None
+            room.move(room.person_at(seat), action)  # type: ignore[arg-type]
+            tables._moved(room, seat)
+        tables.close()
+        return found
+
+    with Store(tmp_path / "server.sqlite3") as store:
+        first, second, *_ = asyncio.run(deadlines(store))
+    assert 55 < first <= 60 and 55 + SHOW_SECONDS < second <= 60 + SHOW_SECONDS

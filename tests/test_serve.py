@@ -323,7 +323,7 @@ def test_an_absent_players_seat_is_played_by_a_computer_until_they_take_it_back(
                 await bo.send_str(json.dumps({"type": "give_seat", "seat": 0, "level": "easy"}))
                 assert refused(await until(bo, "refused")) == "Only the host can give a seat to a computer player."
                 await bo.send_str(json.dumps({"type": "take_seat_back"}))
-                await away.play(bo, until=lambda x: isinstance(x, Notice) and "own seat again" in x.sentence)
+                await away.play(bo, until=lambda x: isinstance(x, Notice) and "your seat back" in x.sentence)
                 await asyncio.gather(host.play(ava), away.play(bo))  # the game goes on to its end
     run(go())
     assert host.won and away.won
@@ -331,7 +331,7 @@ def test_an_absent_players_seat_is_played_by_a_computer_until_they_take_it_back(
     notices = [x.sentence for _, x in host.got if isinstance(x, Notice)]
     assert notices[:3] == ["Bo sits down at the table.", "Bo has lost the connection; the table waits.",
                            "A computer player of level easy plays for Bo until they are back."]
-    assert "Bo is back." in notices and "Bo plays their own seat again." in notices
+    assert "Bo is back." in notices and "Bo has the seat back." in notices
 
 
 def counting_mine(message: Message) -> bool:
@@ -429,13 +429,14 @@ def test_a_person_who_takes_too_long_has_a_computer_move_for_them(server: Runnin
 
     (began, cids), (started, yaras, zias) = run(go())
     notices = [(at - began, x.sentence) for at, x in cids if isinstance(x, Notice)]
-    assert [n for _, n in notices] == ["Cid took too long; a computer player made the move."], notices
+    assert [n for _, n in notices] == ["You took too long; a computer player made your move."], notices
     assert 9.5 <= notices[0][0] <= 15 and cids[-1][0] - began <= 15  # the move at once after the notice
     heard = [(at - started, x.sentence) for at, x in yaras if isinstance(x, Notice) and "sits down" not in x.sentence]
     assert [n for _, n in heard] == ["Ten seconds left to move.",
-                                     "Yara took too long; a computer player made the move."]
+                                     "You took too long; a computer player made your move."]
     assert 9.5 <= heard[0][0] <= 15 and 19.5 <= heard[1][0] <= 25, heard  # from the start: Zia's move kept it
-    assert [x.sentence for x in zias if isinstance(x, Notice)] == [heard[1][1]]  # the warning is Yara's alone
+    assert [x.sentence for x in zias if isinstance(x, Notice)] == [  # the warning is Yara's alone
+        "Yara took too long; a computer player made the move."]
 
 
 # --- A game played through the server ------------------------------------------------------------------------------

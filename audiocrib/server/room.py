@@ -57,7 +57,7 @@ from audiocrib.server.records import Seat, Status, StoreError, Table, name_key
 from audiocrib.server.sending import chunks, past_view
 from audiocrib.server.store import Store
 
-__all__ = ["LATE_LEVEL", "TEN_SECONDS", "Outgoing", "Room", "late_sentence"]
+__all__ = ["LATE_LEVEL", "TEN_SECONDS", "YOU_WERE_LATE", "Outgoing", "Room", "late_sentence"]
 
 Outgoing = list[tuple[int, Message]]
 """What to send: ``(player id, message)`` pairs, in order."""
@@ -65,6 +65,10 @@ LATE_LEVEL = "medium"
 """The computer player that moves for a person who took longer than the table's move time limit."""
 TEN_SECONDS = "Ten seconds left to move."
 """Said to a person ten seconds before their move time limit runs out."""
+
+
+YOU_WERE_LATE = "You took too long; a computer player made your move."
+"""Said to the person a computer player moved for."""
 
 
 def late_sentence(name: str) -> str:
@@ -314,7 +318,7 @@ class Room:
         if refused:
             return refused
         name = self._table.seats[seat].name
-        return self._to_all(Notice(f"A computer player of level {level} plays for {name} until they are back."),
+        return self._to_all(Notice(f"A {level} computer player plays for {name} until {name} is back."),
                             states=True)
 
     def take_seat_back(self, player_id: int) -> Outgoing | str:
@@ -327,7 +331,8 @@ class Room:
             return refused
         assert self.game is not None
         name = self._table.seats[seat].name
-        return [*self._to_all(Notice(f"{name} plays their own seat again."), states=True),
+        return [*self._to_all(Notice(f"{name} has the seat back."), but=player_id, states=True),
+                (player_id, self._state(player_id)), (player_id, Notice("You have your seat back.")),
                 (player_id, self._view_of(seat))]
 
     def _set_stand_in(self, seat: int, level: str | None) -> str | None:
@@ -477,7 +482,9 @@ class Room:
         result = self._apply(action)
         if isinstance(result, str):  # pragma: no cover - the computer's move is legal; a store failure is said
             return []
-        return [*self._to_all(Notice(late_sentence(name))), *result]
+        late = self.person_at(seat)
+        return [*self._to_all(Notice(late_sentence(name)), but=late),
+                *([(late, Notice(YOU_WERE_LATE))] if late is not None else []), *result]
 
     # ------------------------------------------------------------ the counting clock
     def count_due(self) -> int | None:

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from audiocrib.engine.errors import SaveError
+from audiocrib.engine.game import Phase
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.server.limits import Limits
@@ -48,6 +49,9 @@ Send = Callable[[Outgoing], Awaitable[None]]
 Connected = Callable[[int], bool]
 """Whether a player (by id) has a live connection now."""
 WARNING_SECONDS = 10
+SHOW_SECONDS = 30
+"""Added to the move time limit for laying away after a show: the player hears the show, goes on from the pause
+after it, and then hears the new hand, before the lay-away is theirs to make."""
 """How long before the move time limit runs out the person is warned (for limits of twice that or more)."""
 _log = logging.getLogger(__name__)
 
@@ -276,10 +280,13 @@ class Tables:
         deadlines = self._deadlines.setdefault(room.table_id, {})
         for seat in [s for s in deadlines if s not in due]:
             del deadlines[seat]
+        game = room.game
+        after_show = game is not None and game.phase is Phase.DISCARD and (game.deal_number > 1 or game.game_number > 1)
         for seat in due:
             if seat not in deadlines:
                 assert limit is not None
-                deadlines[seat] = _Deadline(time.monotonic() + limit, warned=limit < 2 * WARNING_SECONDS)
+                deadlines[seat] = _Deadline(time.monotonic() + limit + (SHOW_SECONDS if after_show else 0),
+                                            warned=limit < 2 * WARNING_SECONDS)
         when = min((d.at if d.warned else d.at - WARNING_SECONDS for d in deadlines.values()), default=None)
         held = self._alarms.get(room.table_id)
         if held is not None and held[0] == when and not held[1].done():
