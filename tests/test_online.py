@@ -71,6 +71,7 @@ def test_two_people_and_a_computer_player_play_a_match_online(server: Running, t
             await ann.press("/")
             await ann.type("Good luck, <b>Bob</b>!")
             await bob.hears("Ann says: Good luck, <b>Bob</b>!")
+            await ann.hears("You say: Good luck, <b>Bob</b>!")
             await ann.choose("Start the game")
             await ann.hears("The game begins.")
             await bob.hears("The game begins.")
@@ -153,6 +154,7 @@ def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Ru
         async with running(ann, bob):
             await sign_in(ann, server.port)
             await ann.choose("Create a table")
+            assert ann.said[-1] == "New table: Seats for people: 2 of 2, no computer players. 1 of 5."
             assert await ann.press("down") == ["Listed in the lobby: yes. 2 of 5."]
             assert await ann.press("right") == ["Listed in the lobby: no, joined by its code."]
             await ann.choose("Create the table")
@@ -168,7 +170,7 @@ def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Ru
             await bob.press("X", "backspace")
             assert bob.said[-1] == "X deleted."
             await bob.press(*state.code.lower())
-            assert await bob.press("up") == [f"Table code: {state.code.lower()}."]
+            assert await bob.press("up") == [f"Table code: {spoken_code}."]  # spelt, not read as a word
             await bob.press("enter")
             await bob.hears(lambda s: s.startswith("At table 1: Ann, the host; and you, Bob."))
             await ann.choose("Start the game")

@@ -33,6 +33,8 @@ ELSEWHERE = "You connected again from elsewhere."
 """The server's reason for closing a connection when the same player connects again on another."""
 CONNECTED_ELSEWHERE = ("You connected to this server from another copy of audiocrib, so this one let go of its "
                        "connection.")
+UNREADABLE = ("The server sent something this audiocrib cannot read; the server and audiocrib may be of "
+              "different versions.")
 FIRST_PAUSE = 0.5
 LONGEST_PAUSE = 15.0
 ANSWER_SECONDS = 10.0
@@ -42,8 +44,8 @@ ANSWER_SECONDS = 10.0
 @dataclass(frozen=True, slots=True)
 class LinkState:
     """What the link has just gone through: ``kind`` is "connected" (``welcome`` is the server's), "lost" (it tries
-    again; ``reason`` says why, when known), or "refused" (the server refused the hello: ``reason`` is its sentence;
-    the link has stopped)."""
+    again; ``reason`` says why, when known), "refused" (the server refused the hello: ``reason`` is its sentence;
+    the link has stopped), or "unreadable" (a message could not be read: ``reason`` says so)."""
 
     kind: str
     reason: str = ""
@@ -169,7 +171,7 @@ class Link:
     async def _connection(self, session: aiohttp.ClientSession) -> tuple[str | None, bool]:
         """One connection, from connecting to its end: (why it ended, or None if the hello was refused; whether it
         was welcomed)."""
-        welcomed = False
+        welcomed = unreadable = False
         try:
             async with session.ws_connect(self.url, heartbeat=20.0, max_msg_size=m.MAX_SERVER_MESSAGE_BYTES,
                                           ssl=self._ssl if self._ssl is not None else True) as socket:
@@ -193,8 +195,11 @@ class Link:
                             return reason, welcomed
                         try:
                             message = m.decode_from_server(frame.data)
-                        except ProtocolError:
-                            continue  # a message this client cannot read is not acted on
+                        except ProtocolError:  # not acted on; said once a connection, since the game may stall
+                            if not unreadable:
+                                unreadable = True
+                                self._changed(LinkState("unreadable", UNREADABLE))
+                            continue
                         if not welcomed:
                             if isinstance(message, m.Refused):
                                 self._changed(LinkState("refused", message.sentence))

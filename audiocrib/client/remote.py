@@ -67,7 +67,9 @@ class OnlineClient:
         self.count_ms: int | None = None
         """The milliseconds left on the server's counting clock for this seat's count when the view came."""
         self.version = 0
-        """Counts the views and table states received: the shell looks for news when it changes."""
+        """Counts the views received: the shell looks for news when it changes."""
+        self.seated = 0
+        """Counts the table states received."""
         self.dropped = False
         """True from a lost connection until the next welcome (the loss is said once)."""
         self.link = Link(url, self._hello, self._deliver, self._changed, ssl_context)
@@ -101,13 +103,15 @@ class OnlineClient:
             self.dropped = True
         elif state.kind == "refused":
             self.inbox.append(Said("refused", state.reason))
+        elif state.kind == "unreadable":
+            self.inbox.append(Said("notice", state.reason))
 
     def _deliver(self, message: m.Message) -> None:
         if isinstance(message, m.TableState):
             if self.state is None or self.state.number != message.number:
                 self.view, self.log = None, []
             self.state = message
-            self.version += 1
+            self.seated += 1
         elif isinstance(message, m.News):
             if message.since > len(self.log):  # a gap: ask for the whole of it again
                 self.resync()
@@ -186,7 +190,7 @@ class OnlineClient:
         refused = self._done(m.Leave())
         if refused is None:
             self.state, self.view, self.log = None, None, []
-            self.version += 1
+            self.seated += 1
         return refused
 
     def chat(self, text: str) -> str | None:

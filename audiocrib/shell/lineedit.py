@@ -31,12 +31,15 @@ class LineEdit:
     """The text typed so far for ``purpose`` ("Your name"), at most ``limit`` characters, with a cursor; ``secret``
     lines (a password) say "star" for each character."""
 
-    def __init__(self, purpose: str, limit: int = 300, text: str = "", secret: bool = False) -> None:
+    def __init__(self, purpose: str, limit: int = 300, text: str = "", secret: bool = False,
+                 spell: bool = False) -> None:
         self.purpose = purpose
         self.limit = limit
         self.text = text[:limit]
         self.cursor = len(self.text)
         self.secret = secret
+        self.spell = spell
+        """Read back letter by letter (a table's code: "W 4 W 4 H", not a word)."""
 
     def _said(self, char: str) -> str:
         return "star" if self.secret else char_word(char)
@@ -90,7 +93,7 @@ class LineEdit:
         """The whole line read back ("Your name: Ann."), or that nothing is typed yet."""
         if not self.text.strip():
             return f"{self.purpose}: nothing typed yet."
-        shown = "star " * len(self.text) if self.secret else self.text
+        shown = "star " * len(self.text) if self.secret else " ".join(self.text.upper()) if self.spell else self.text
         return f"{self.purpose}: {shown.strip()}."
 
     def take(self) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from audiocrib.client.remote import RemoteTable
 from audiocrib.shell.core import SessionCore
 from audiocrib.shell.drills import PRACTICE_ITEMS
-from audiocrib.shell.keys import GAME_MENU_ITEMS, MAIN_ITEMS, ONLINE_GAME_MENU_ITEMS, ONLINE_MENUS, Mode
+from audiocrib.shell.keys import CREATE_ITEMS, GAME_MENU_ITEMS, MAIN_ITEMS, ONLINE_GAME_MENU_ITEMS, ONLINE_MENUS, Mode
 from audiocrib.shell.settings import SETTING_NAMES
 from audiocrib.telling.cues import CUES
 
@@ -19,6 +19,7 @@ class Menus(SessionCore):
         return {
             Mode.MAIN: "Quit.", Mode.SETUP: "Back to the main menu.", Mode.SETTINGS: "Back.",
             Mode.GAME_MENU: "Back to the game.", Mode.GAME: "The game menu.", Mode.PRACTICE: "Back to the main menu.",
+            **({Mode.SETUP: "Back to the new table."} if self.return_mode is Mode.CREATE else {}),
             Mode.DRILL: "Stop the drills.", Mode.SOUND_TEST: "Back to the settings.",
             Mode.LOBBY: "Back to the main menu.", Mode.CREATE: "Back to the lobby.",
             Mode.WAITING_ROOM: "Leave the table.", Mode.TYPING: "Cancel.", Mode.CONNECTING: "Stop connecting.",
@@ -169,7 +170,8 @@ class Menus(SessionCore):
         elif self.mode is Mode.SETUP and self.return_mode is Mode.CREATE:
             self.return_mode = Mode.MAIN
             self.mode = Mode.CREATE
-            self.say(f"New table: {self._online_item_text('setup')}.")
+            self.menu_index = CREATE_ITEMS.index("setup")
+            self._say_item(prefix="New table: ")
         elif self.mode in (Mode.SETUP, Mode.PRACTICE):
             self._enter_menu(Mode.MAIN, "Main menu: ")
         elif self.mode is Mode.SETTINGS:

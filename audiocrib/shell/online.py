@@ -113,17 +113,17 @@ class OnlineScreens(SessionCore):
         else:
             self._connect()
 
-    def _ask_name(self) -> None:
-        self._ask_line(LineEdit("Your name", 24, self.book.name),
-                       "Type the name the others will hear, up to twenty-four letters and digits, then press Enter.",
-                       self._name_chosen, self._back_to_main)
+    def _ask_name(self, typed: str | None = None) -> None:
+        self._ask_line(LineEdit("Your name", 24, self.book.name if typed is None else typed),
+                       "Type the name the others will hear, up to twenty-four letters, digits and spaces, then press"
+                       " Enter.", self._name_chosen, self._back_to_main)
 
     def _name_chosen(self, text: str) -> None:
         try:
             name = NAME.read(text, "a name")
         except ProtocolError as error:
             self.say(str(error))
-            self._ask_name()
+            self._ask_name(text)
             return
         self.book.name = name
         self._connect()
@@ -173,7 +173,8 @@ class OnlineScreens(SessionCore):
 
     def _take(self, said: Said) -> None:
         if said.kind == "chat":
-            line = chat_line(said.sender, said.text)
+            own = self.client is not None and said.sender == self.client.name
+            line = f"You say: {said.text}" if own else chat_line(said.sender, said.text)
             if self.settings.chat:
                 self.cue("chat")
                 self.say(line)
@@ -205,13 +206,10 @@ class OnlineScreens(SessionCore):
             self.say("Your name on this server could not be kept; you will choose it again next time.")
         if isinstance(self.table, RemoteTable):
             self.say("Connected again.")
-            state = client.state
-            if state is not None and state.seats[state.you].computer is not None:
-                self.say("A computer player keeps your seat; take it back from the game menu, with Escape.")
-            self.table.poll()
+            self._seat_kept()
             if self.mode is Mode.GAME and not self.holding:
                 self._say_where_it_stands()
-                self.say(self._prompt_text())
+            self.table.poll()  # what happened meanwhile, then the question, once
             return
         if self.mode is Mode.CONNECTING:
             renamed = f"; this server knows you as {name}" if name != self.book.name else ""
@@ -246,8 +244,8 @@ class OnlineScreens(SessionCore):
         answer = client.ask_lobby()
         if isinstance(answer, str):
             self.say(answer)
-        self.mode, self.menu_index = Mode.LOBBY, 0
         tables = client.lobby.tables if client.lobby else ()
+        self.mode, self.menu_index = Mode.LOBBY, 1 if tables else 0  # on the first table, if any
         counted = "no tables open" if not tables else (
             "one table open" if len(tables) == 1 else f"{len(tables)} tables open")
         self.say(f"{prefix}{counted}.")
@@ -284,7 +282,8 @@ class OnlineScreens(SessionCore):
     def _create_item_text(self, item: str) -> str:
         rules = self.setup.rules()
         if item == "people":
-            return f"Seats for people: {self.online_people} of {rules.players}, the rest computer players"
+            rest = "no computer players" if self.online_people >= rules.players else "the rest computer players"
+            return f"Seats for people: {self.online_people} of {rules.players}, {rest}"
         if item == "listed":
             return "Listed in the lobby: " + ("yes" if self.online_listed else "no, joined by its code")
         if item == "move_limit":
@@ -326,7 +325,7 @@ class OnlineScreens(SessionCore):
         elif item.startswith("table "):
             self._seated(client.join(item.removeprefix("table ")))
         elif item == "join a table by its code":
-            self._ask_line(LineEdit("Table code", 16), "Type the table's code, then press Enter.",
+            self._ask_line(LineEdit("Table code", 16, spell=True), "Type the table's code, then press Enter.",
                            lambda code: self._seated(client.join(code)), lambda: self._say_lobby_item())
         elif item == "refresh the list":
             self._to_lobby("Lobby, again: ")
@@ -397,6 +396,7 @@ class OnlineScreens(SessionCore):
         events = client.view.events
         if not fresh:  # back at a game under way: where it stands, not the whole game again
             self.say(f"Back at table {client.state.number}.")
+            self._seat_kept()
             self.resuming = True
             try:
                 self._sit_at(table, Heard(len(events), frozenset(), len(events)))
@@ -410,6 +410,12 @@ class OnlineScreens(SessionCore):
             self._sit_at(table, Heard(0, frozenset(), -1))
         if typing:  # the line being typed is still being typed, over the game now
             self.mode, self.line_from = Mode.TYPING, Mode.GAME
+
+    def _seat_kept(self) -> None:
+        """Say so if a computer player keeps the player's seat."""
+        state = self.client.state if self.client is not None else None
+        if state is not None and state.seats[state.you].computer is not None:
+            self.say("A computer player is playing your seat; Escape, then Take your seat back.")
 
     def _leave_online_game(self) -> None:
         """The game menu's Leave the table for now, or Enter after the match: off to the lobby or the main menu."""
@@ -452,7 +458,7 @@ class OnlineScreens(SessionCore):
             self.say(refused)
             return
         self.mode = Mode.GAME
-        self.say("Back to the game. " + self._prompt_text())
+        self.say("Back to the game.")  # the table's news says what was done
 
     def _chat_open(self, key: str) -> None:
         client = self.client
@@ -473,7 +479,7 @@ class OnlineScreens(SessionCore):
         if client is None:
             self.say("You are not connected to a server.")
             return
-        answer = client.who()
+        answer = client.who() if client.connected else (client.state or "You are not connected just now.")
         if isinstance(answer, str):
             self.say(answer)
         elif isinstance(answer, m.TableState):

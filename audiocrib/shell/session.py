@@ -67,8 +67,9 @@ class Session(Menus, Practice, Keeping, AtTable, TableKeys, OnlineScreens):
             self.say(notice)
         self.mode = Mode.MAIN
         self.menu_index = 0
+        if self.online_address is not None:  # audiocrib online: straight to the server (Escape: the main menu)
+            self._play_online()
+            return
         if self.saved is not None:
             self.say(f"An unfinished game is waiting: {self._describe_saved(self.saved)} Press Enter to resume it.")
         self._say_item(prefix="Main menu: ")
-        if self.online_address is not None:  # audiocrib online: straight to the server
-            self._play_online()
