@@ -84,6 +84,7 @@ class Server:
         self.port = int(first.rsplit(" ", 1)[1].rstrip(".\n"))
         while not self.process.stdout.readline().startswith("Stop the server"):
             pass
+        print(f"server started: process {self.process.pid}, port {self.port}", file=sys.stderr, flush=True)
 
     def cpu_seconds(self) -> float:
         """User and system time the server has used so far."""
@@ -149,6 +150,7 @@ class Figures:
     view_most: int = 0
     bucket_waits: int = 0
     matches: int = 0
+    cpu_seconds: float = 0.0
 
 
 class Seat:
@@ -216,8 +218,9 @@ class Seat:
                 self.awaiting = False
                 self.view_text = self.view = None
             elif mover in table.pending:
+                sent = table.pending.pop(mover)  # popped even before the window, so none is left to go stale
                 if measuring:
-                    figures.latencies.append(now - table.pending.pop(mover))
+                    figures.latencies.append(now - sent)
             elif table.computer:
                 figures.computer_moves += measuring
                 table.last_move = now
@@ -367,11 +370,12 @@ async def client_main(port: int, numbers: list[int], computers: set[int], load: 
     runs = [loop.create_task(t.paced(stop_at, figures) if load == "pace" else t.flat_out(stop_at, figures))
             for t in tables]
     await asyncio.sleep(max(0.0, measure_at - time.monotonic()))
-    moves_before = figures.moves
+    moves_before, cpu_before = figures.moves, time.process_time()
     for table in tables:
         table.measuring = True
     await asyncio.gather(*runs)
     figures.moves -= moves_before
+    figures.cpu_seconds = time.process_time() - cpu_before
     await asyncio.sleep(1.0)  # the last moves' news
     for table in tables:
         table.measuring = False
@@ -476,6 +480,7 @@ def _summary(load: str, tables: int, computers: int, seconds: float, results: li
         "median_ms": round(statistics.median(latencies) * 1000, 1) if latencies else float("nan"),
         "p99_ms": ms(0.99), "most_ms": ms(1.0),
         "server_cpu_share": round(cpu_share, 2),
+        "clients_cpu_share": round(sum(r["cpu_seconds"] for r in results) / seconds, 2),
         "rss_mb": round(rss / 2**20, 1), "rss_per_table_kb": round((rss - base_rss) / tables / 1024, 1),
         "view_bytes_mean": round(total["view_bytes"] / max(1, total["view_count"])),
         "view_bytes_most": max(r["view_most"] for r in results),
@@ -488,10 +493,64 @@ def _summary(load: str, tables: int, computers: int, seconds: float, results: li
     }
 
 
+def encoding_costs(seeds: range = range(1, 6)) -> dict[str, Any]:
+    """What the server does for each move of whole two-player matches (one a seed, easy players), timed in this
+    process without the network: the move itself (`Game.apply`), each seat's view made twice (once for its news,
+    once for the view, as `Room._news` does) and the two messages encoded. Milliseconds a move, mean over the
+    matches, and the sizes."""
+    from audiocrib.bots.player import load_player
+    from audiocrib.engine.game import Game
+    from audiocrib.engine.rules import Rules
+
+    spent = {"apply": 0.0, "views": 0.0, "encode_view": 0.0, "encode_news": 0.0}
+    sizes: list[int] = []
+    moves = events = 0
+    for seed in seeds:
+        game = Game(Rules(), seed=seed)
+        players = [load_player("easy", seed=1), load_player("easy", seed=2)]
+        moves += _match_costs(game, players, spent, sizes)
+        events += len(game.events)
+    return {"matches": len(seeds), "moves": moves, "events": events,
+            **{f"{key}_ms": round(value / moves * 1000, 3) for key, value in spent.items()},
+            "bytes_per_move_mean": round(statistics.mean(sizes)),
+            "bytes_per_move_most": max(sizes), "bytes_per_match": sum(sizes) // len(seeds)}
+
+
+def _match_costs(game: Any, players: list[Any], spent: dict[str, float], sizes: list[int]) -> int:
+    """Play ``game`` to its end, adding each part's time to ``spent`` and each move's bytes to ``sizes``."""
+    from audiocrib.bots.player import next_action
+    from audiocrib.online.messages import News, ViewOf, encode
+
+    moves = 0
+    while not game.over:
+        seat = min(game.waiting_for())
+        action = next_action(game, seat, players[seat])
+        first = len(game.events)
+        started = time.perf_counter()
+        game.apply(action)
+        spent["apply"] += time.perf_counter() - started
+        moves += 1
+        size = 0
+        for each in range(2):
+            started = time.perf_counter()
+            news_events, view = game.view(each).events[first:], game.view(each)
+            made = time.perf_counter()
+            news = encode(News(first, tuple(news_events)))
+            encoded_news = time.perf_counter()
+            text = encode(ViewOf(view))
+            done = time.perf_counter()
+            spent["views"] += made - started
+            spent["encode_news"] += encoded_news - made
+            spent["encode_view"] += done - encoded_news
+            size += len(news) + len(text)
+        sizes.append(size)
+    return moves
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
-    parser.add_argument("--load", choices=("pace", "full", "both"), default="both")
+    parser.add_argument("--load", choices=("pace", "full", "encoding", "both"), default="both")
     parser.add_argument("--tables", type=int, nargs="*", help="tables at people's pace (default 10 100 1000)")
     parser.add_argument("--full-tables", type=int, default=100, help="tables at full speed (default 100)")
     parser.add_argument("--seconds", type=float, default=60.0, help="the measured window of each run")
@@ -519,6 +578,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.load in ("full", "both"):
             found.append(run("full", full, seconds, args.clients, 0.0, warm, 0, args.profile))
             print(json.dumps(found[-1]), flush=True)
+    if args.load == "encoding" or (args.load == "both" and not args.quick):
+        found.append({"load": "encoding", **encoding_costs()})
+        print(json.dumps(found[-1]), flush=True)
     if args.json is not None:
         args.json.write_text(json.dumps(found, indent=1) + "\n")
     return 0
