@@ -2,8 +2,9 @@
 
 Run from the repository root (the installed ``audiocrib`` of the virtualenv is started as the server)::
 
-    .venv/bin/python benchmarks/bench_server.py --quick          # a smoke run: a few seconds
-    .venv/bin/python benchmarks/bench_server.py                  # the full run (several minutes)
+    .venv/bin/python benchmarks/bench_server.py --quick          # a smoke run: about 25 seconds
+    .venv/bin/python benchmarks/bench_server.py                  # the full run: about 20 minutes
+    .venv/bin/python benchmarks/bench_server.py --load encoding  # each move's messages, in-process, no server
     .venv/bin/python benchmarks/bench_server.py --load pace --tables 1000 --seconds 60 --json out.json
     .venv/bin/python benchmarks/bench_server.py --load full --profile server.prof   # the server under cProfile
 
@@ -20,14 +21,17 @@ have no option in ``serve``, so the clients stay within them: each pair of table
 address (127.1.x.y; all of 127.0.0.0/8 is loopback on Linux), and at full speed each connection keeps under its
 own limit of 20 messages a second with a bucket of its own (the result says how often a client had to wait on it).
 
-- ``pace``: each table makes a move every 2 seconds (a person moves 2 s after the table's previous move; a
-  computer player 0.5 s after it, so a table with one moves a little faster). Reported: the time from a person's
+- ``pace``: each game is first played flat out to a point of its own (up to ``--advance`` moves, at random), so
+  the tables are spread over a match; then each table makes a move every 2 seconds (a person moves 2 s after the
+  table's previous move; a computer player 0.5 s after it, so a table with one moves a little faster). Reported: the time from a person's
   move being sent to the other person at the table receiving its ``news`` (median, 99th percentile, most), the
   server's CPU share over the measured window (from /proc/PID/stat: 1.0 is one core), and its memory per table
   (resident size after the tables are made and playing, less the size after a warm-up table, over the tables).
 - ``full``: every person moves as soon as the server's view says it may; tables whose match is over start a new
   one. Reported: moves a second over the measured window, the same latency, and the bytes the server sends for
   each move (``news`` and ``view`` to each seat).
+- ``encoding``: no server; the server's work for each move of whole matches (`encoding_costs`), timed part by
+  part in this process.
 
 Timings are taken in the client processes with ``time.monotonic`` (the sender's send and the receiver's arrival of
 the frame are in the same process: both people of a table are in one client process), so they include the clients'
