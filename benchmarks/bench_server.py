@@ -23,10 +23,11 @@ own limit of 20 messages a second with a bucket of its own (the result says how 
 
 - ``pace``: each game is first played flat out to a point of its own (up to ``--advance`` moves, at random), so
   the tables are spread over a match; then each table makes a move every 2 seconds (a person moves 2 s after the
-  table's previous move; a computer player 0.5 s after it, so a table with one moves a little faster). Reported: the time from a person's
-  move being sent to the other person at the table receiving its ``news`` (median, 99th percentile, most), the
-  server's CPU share over the measured window (from /proc/PID/stat: 1.0 is one core), and its memory per table
-  (resident size after the tables are made and playing, less the size after a warm-up table, over the tables).
+  table's previous move; a computer player 0.5 s after it, so a table with one moves a little faster).
+  Reported: the time from a person's move being sent to the other person at the table receiving its ``news``
+  (median, 99th percentile, most), the server's CPU share over the measured window (from /proc/PID/stat: 1.0 is
+  one core), and its memory per table (resident size after the tables are made and playing, less the size after
+  a warm-up table, over the tables).
 - ``full``: every person moves as soon as the server's view says it may; tables whose match is over start a new
   one. Reported: moves a second over the measured window, the same latency, and the bytes the server sends for
   each move (``news`` and ``view`` to each seat).
