@@ -61,6 +61,19 @@ from typing import Any
 import aiohttp
 
 PROGRAM = Path(sys.executable).parent / "audiocrib"
+WATCH_GC = '''
+import gc, sys, time
+from audiocrib.cli import main
+began = [0.0]
+def watch(phase, info):
+    if phase == "start":
+        began[0] = time.perf_counter()
+    elif time.perf_counter() - began[0] >= 0.01:
+        print(f"gc {info['generation']} {time.perf_counter() - began[0]:.4f}", file=sys.stderr, flush=True)
+gc.callbacks.append(watch)
+sys.exit(main(sys.argv[1:]))
+'''
+"""The same server program with each garbage collection of 10 ms or more written to its stderr (``--gc``)."""
 PACE = 2.0
 """Seconds between a table's moves at people's pace."""
 SEND_RATE, SEND_BURST = 18.0, 30
@@ -75,10 +88,12 @@ TABLES_PER_ADDRESS = 2
 class Server:
     """A running ``audiocrib serve`` on a free loopback port (optionally under cProfile)."""
 
-    def __init__(self, folder: Path, profile: Path | None = None) -> None:
+    def __init__(self, folder: Path, profile: Path | None = None, watch_gc: bool = False) -> None:
         command = [str(PROGRAM), "serve", "--port", "0", "--data-dir", str(folder)]
         if profile is not None:
             command = [sys.executable, "-m", "cProfile", "-o", str(profile), *command]
+        elif watch_gc:
+            command = [sys.executable, "-c", WATCH_GC, *command[1:]]
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
@@ -402,11 +417,11 @@ def client_process(port: int, numbers: list[int], computers: set[int], load: str
 
 # --------------------------------------------------------------------------------------------- one run
 def run(load: str, tables: int, seconds: float, clients: int, computer_share: float, warm: float,
-        advance: int = 0, profile: Path | None = None) -> dict[str, Any]:
+        advance: int = 0, profile: Path | None = None, watch_gc: bool = False) -> dict[str, Any]:
     """One server, ``tables`` tables of the given load, measured for ``seconds`` after ``warm`` seconds."""
     context = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory(prefix="bench-server-") as folder:
-        server = Server(Path(folder) / "data", profile)
+        server = Server(Path(folder) / "data", profile, watch_gc)
         try:
             warmup = _clients(context, server.port, [60_000, 60_001], {60_001}, "full", 0, 1)
             _measure(warmup, 2.0, 0.0)
@@ -494,7 +509,8 @@ def _summary(load: str, tables: int, computers: int, seconds: float, results: li
         "bucket_waits": total["bucket_waits"], "matches_ended": total["matches"],
         "refusals": sorted(set(refusals))[:5], "refusal_count": len(refusals),
         "closed_early": closes[:5], "closed_count": len(closes),
-        "server_errors": err.strip().splitlines()[-5:],
+        "gc_pauses": _pauses(err),
+        "server_errors": [line for line in err.strip().splitlines() if not line.startswith("gc ")][-5:],
     }
 
 
@@ -552,6 +568,17 @@ def _match_costs(game: Any, players: list[Any], spent: dict[str, float], sizes: 
     return moves
 
 
+def _pauses(err: str) -> dict[str, Any]:
+    """The garbage collections of 10 ms or more that the server wrote (with ``--gc``): count, total and most."""
+    found: dict[str, list[float]] = {}
+    for line in err.splitlines():
+        if line.startswith("gc "):
+            _, generation, seconds = line.split()
+            found.setdefault(generation, []).append(float(seconds))
+    return {f"generation {g}": {"count": len(p), "total_ms": round(sum(p) * 1000), "most_ms": round(max(p) * 1000)}
+            for g, p in sorted(found.items())}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
@@ -564,6 +591,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--computer-share", type=float, default=0.2, help="tables with a computer player")
     parser.add_argument("--advance", type=int, default=60, help="at people's pace, play each game flat out"
                         " first for up to this many moves (a random number for each table; default 60)")
+    parser.add_argument("--gc", action="store_true", help="report the server's garbage collections of 10 ms or"
+                        " more (the program is started through a few lines that watch them)")
     parser.add_argument("--profile", type=Path, help="run the server under cProfile, its statistics to this file")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -578,10 +607,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.load in ("pace", "both"):
             for count in paced:
                 found.append(run("pace", count, seconds, args.clients, args.computer_share, warm + PACE,
-                                 advance, args.profile))
+                                 advance, args.profile, args.gc))
                 print(json.dumps(found[-1]), flush=True)
         if args.load in ("full", "both"):
-            found.append(run("full", full, seconds, args.clients, 0.0, warm, 0, args.profile))
+            found.append(run("full", full, seconds, args.clients, 0.0, warm, 0, args.profile, args.gc))
             print(json.dumps(found[-1]), flush=True)
     if args.load == "encoding" or (args.load == "both" and not args.quick):
         found.append({"load": "encoding", **encoding_costs()})
