@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -181,6 +182,7 @@ class Seat:
         self.view_text: str | None = None
         self.view: dict[str, Any] | None = None
         self.moved_at = -1  # the log's length when this seat last moved
+        self.logged = 0  # the log's length as the news has told it
         self.awaiting = False  # a move sent, its news not yet come
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.bucket = Bucket()
@@ -201,7 +203,9 @@ class Seat:
                 if measuring:
                     figures.news_bytes += len(text)
                     figures.news_count += 1
-                self.news(json.loads(text)["events"], now, measuring, figures)
+                data = json.loads(text)
+                self.logged = max(self.logged, data["since"] + len(data["events"]))
+                self.news(data["events"], now, measuring, figures)
             elif text.startswith('{"type": "view"'):
                 if measuring:
                     figures.view_bytes += len(text)
@@ -251,7 +255,7 @@ class Seat:
             return None
         if self.view is None:
             self.view = json.loads(self.view_text)["view"]
-        length = len(self.view["events"])
+        length = max(len(self.view["events"]), self.logged)  # a view after a move leaves the log to the news
         if length == self.moved_at:
             return None
         action = person_move(self.view)
@@ -558,7 +562,7 @@ def _match_costs(game: Any, players: list[Any], spent: dict[str, float], sizes: 
             made = time.perf_counter()
             news = encode(News(first, tuple(news_events)))
             encoded_news = time.perf_counter()
-            text = encode(ViewOf(view))
+            text = encode(ViewOf(dataclasses.replace(view, events=()), None, False))  # after a move: the state
             done = time.perf_counter()
             spent["views"] += made - started
             spent["encode_news"] += encoded_news - made
