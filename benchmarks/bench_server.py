@@ -287,7 +287,7 @@ class Table:
         self.pending.clear()
         self.over = False
         for seat in self.seats:
-            seat.view_text, seat.view, seat.moved_at, seat.awaiting = None, None, -1, False
+            seat.view_text, seat.view, seat.moved_at, seat.awaiting, seat.logged = None, None, -1, False, 0
         host = self.seats[0]
         made = host.expect("table")
         kinds = ["person", "easy" if self.computer else "person"]
