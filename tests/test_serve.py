@@ -330,7 +330,7 @@ def test_an_absent_players_seat_is_played_by_a_computer_until_they_take_it_back(
     assert not any("keeping your seat" in r for r in away.refusals), away.refusals
     notices = [x.sentence for _, x in host.got if isinstance(x, Notice)]
     assert notices[:3] == ["Bo sits down at the table.", "Bo has lost the connection; the table waits.",
-                           "A computer player of level easy plays for Bo until they are back."]
+                           "An easy computer player plays for Bo until Bo is back."]
     assert "Bo is back." in notices and "Bo has the seat back." in notices
 
 

@@ -223,3 +223,9 @@ def test_mangled_views_give_only_a_value_error(path: list[int], value: Any) -> N
 def test_any_json_at_all_gives_only_a_value_error(value: Any) -> None:
     with pytest.raises(ValueError):
         view_from_json(value)
+
+
+def test_a_field_name_outside_ascii_is_not_said_back() -> None:
+    """Found by the mangled-view test above: a key of "\u00c0" was said back, though a refusal is plain ASCII."""
+    with pytest.raises(ValueError, match=r"^A view has no field called that name\.$"):
+        view_from_json({**view_to_json(Game(Rules(), ("A", "B"), seed=1).view(0)), "\u00c0": None})

@@ -26,7 +26,7 @@ from audiocrib.engine.phase import Phase
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import PlayerView
 
-__all__ = ["MAX_VIEW_EVENTS", "checked_event", "view_from_json", "view_to_json"]
+__all__ = ["MAX_VIEW_EVENTS", "checked_event", "field_named", "view_from_json", "view_to_json"]
 
 MAX_VIEW_EVENTS = 50_000
 """The most events a view may carry (a long match has a few thousand)."""
@@ -80,6 +80,18 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
 
 def _spoken(name: str) -> str:
     return name.replace("_", " ")
+
+
+def field_named(key: object) -> str:
+    """A field's name as a refusal may say it back: a short plain ASCII name ("no field called bogus"), else "that
+    name" (it may come from anyone: "\u00c0", control characters, a thousand letters).
+
+    >>> field_named("hand_size"), field_named("\u00c0"), field_named("x" * 40)
+    ('hand size', 'that name', 'that name')
+    """
+    if isinstance(key, str) and key.isascii() and key.isidentifier() and len(key) <= 30:
+        return _spoken(key)
+    return "that name"
 
 
 class _Reader:
@@ -176,8 +188,7 @@ def view_from_json(data: Any) -> PlayerView:
         raise ValueError("A view must be an object of named fields.")
     for key in data:
         if key not in _FIELDS:
-            shown = key if isinstance(key, str) and len(key) <= 30 and key.isidentifier() else "that name"
-            raise ValueError(f"A view has no field called {_spoken(shown)}.")
+            raise ValueError(f"A view has no field called {field_named(key)}.")
     for name in _FIELDS:
         if name not in data:
             raise ValueError(f"A view needs its {_spoken(name)}.")

@@ -22,7 +22,7 @@ from audiocrib.engine.errors import AudiocribError
 from audiocrib.engine.events import Event, event_to_json
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
-from audiocrib.engine.viewcodec import checked_event, view_from_json, view_to_json
+from audiocrib.engine.viewcodec import checked_event, field_named, view_from_json, view_to_json
 from audiocrib.engine.views import PlayerView
 
 __all__ = [
@@ -252,8 +252,7 @@ def read_fields(cls: type, data: Any, where: str, skip: set[str]) -> Any:
     names = {f.name for f in fields}
     for key in data:
         if key not in names and key not in skip:
-            shown = key.replace("_", " ") if key.isidentifier() and len(key) <= 30 else "that name"
-            raise ProtocolError(f"{where[0].upper()}{where[1:]} has no field called {shown}.")
+            raise ProtocolError(f"{where[0].upper()}{where[1:]} has no field called {field_named(key)}.")
     values = {}
     for f in fields:
         spoken = f.name.replace("_", " ")

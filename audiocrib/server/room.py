@@ -318,7 +318,8 @@ class Room:
         if refused:
             return refused
         name = self._table.seats[seat].name
-        return self._to_all(Notice(f"A {level} computer player plays for {name} until {name} is back."),
+        article = "An" if level[0] in "aeiou" else "A"
+        return self._to_all(Notice(f"{article} {level} computer player plays for {name} until {name} is back."),
                             states=True)
 
     def take_seat_back(self, player_id: int) -> Outgoing | str:
