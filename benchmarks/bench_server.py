@@ -308,6 +308,14 @@ class Table:
                 return seat, *found
         return None
 
+    async def news_or(self, stop_at: float) -> None:
+        """Wait until something changes at the table, or ``stop_at``."""
+        self.changed.clear()
+        try:
+            await asyncio.wait_for(self.changed.wait(), max(0.01, stop_at - time.monotonic()))
+        except TimeoutError:
+            pass
+
     async def paced(self, stop_at: float, figures: Figures) -> None:
         """A move every `PACE` seconds after the table's previous one, until ``stop_at``."""
         await asyncio.sleep(random.uniform(0.0, PACE))
@@ -318,11 +326,7 @@ class Table:
                 continue  # a computer player may have moved meanwhile
             found = self.due()
             if found is None:
-                self.changed.clear()
-                try:
-                    await asyncio.wait_for(self.changed.wait(), max(0.01, stop_at - time.monotonic()))
-                except TimeoutError:
-                    pass
+                await self.news_or(stop_at)
                 continue
             seat, length, action = found
             await seat.send_move(length, action, figures)
@@ -335,11 +339,7 @@ class Table:
                 await self.begin()
             found = self.due()
             if found is None:
-                self.changed.clear()
-                try:
-                    await asyncio.wait_for(self.changed.wait(), max(0.01, stop_at - time.monotonic()))
-                except TimeoutError:
-                    pass
+                await self.news_or(stop_at)
                 continue
             seat = found[0]
             await seat.bucket.take()
