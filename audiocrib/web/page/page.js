@@ -5,7 +5,7 @@
 
 (function () {
   const LOG_LIMIT = 500;        // lines kept in the visible log, so a flood cannot freeze the page
-  const LIVE_LIMIT = 50;        // nodes kept in the live regions (removals are not announced)
+  const LIVE_LIMIT = 50;        // nodes kept in the live region (removals are not announced)
   const KEEP_KEY = 'audiocrib.keep';
   const FIRST_DELAY = 500;      // reconnect: half a second, doubling ...
   const LAST_DELAY = 15000;     // ... up to fifteen seconds
@@ -28,7 +28,6 @@
   const log = $('log');
   const logScroll = $('log-scroll');
   const live = $('live');
-  const liveNow = $('live-now');
   const statusArea = $('status-area');
   const statusList = $('status');
   const handArea = $('hand-area');
@@ -54,20 +53,24 @@
       const kept = JSON.parse(window.localStorage.getItem(KEEP_KEY) || '{}');
       if (kept && typeof kept === 'object') {
         return {
-          token: typeof kept.token === 'string' ? kept.token : '',
-          name: typeof kept.name === 'string' ? kept.name : '',
-          settings: kept.settings && typeof kept.settings === 'object' ? kept.settings : null,
+          token: typeof kept.token === 'string' && kept.token.length <= 128 ? kept.token : '',
+          name: typeof kept.name === 'string' && kept.name.length <= 24 ? kept.name : '',
+          settings: isObject(kept.settings) ? kept.settings : null,
         };
       }
     } catch (e) { /* private browsing or a mangled entry: start afresh */ }
     return { token: '', name: '', settings: null };
   }
 
+  function isObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+  }
+
   function saveKeep(message) {
     keep = {
       token: typeof message.token === 'string' ? message.token : keep.token,
       name: typeof message.name === 'string' ? message.name : keep.name,
-      settings: message.settings && typeof message.settings === 'object' ? message.settings : keep.settings,
+      settings: isObject(message.settings) ? message.settings : keep.settings,
     };
     try {
       window.localStorage.setItem(KEEP_KEY, JSON.stringify(keep));
@@ -103,7 +106,7 @@
       } catch (e) {
         return;
       }
-      if (message && typeof message === 'object') receive(message);
+      if (isObject(message)) receive(message);
     };
     opened.onclose = () => {
       if (socket !== opened) return;
@@ -147,12 +150,16 @@
     interruptNext = false;
     append(log, text, LOG_LIMIT);
     logScroll.scrollTop = logScroll.scrollHeight;
-    // An interrupting announcement goes to the assertive region alone, so it is spoken once and at once.
-    append(now ? liveNow : live, text, LIVE_LIMIT);
+    // One live region, so nothing is spoken twice; an announcement that interrupts (or is the first after the
+    // session stopped speech, as after a key press) is added while the region is assertive, the others polite.
+    const politeness = now ? 'assertive' : 'polite';
+    if (live.getAttribute('aria-live') !== politeness) live.setAttribute('aria-live', politeness);
+    append(live, text, LIVE_LIMIT);
     if (setting('voice', false) && 'speechSynthesis' in window) {
       if (now) window.speechSynthesis.cancel();
       const utterance = new SpeechSynthesisUtterance(text);
       utterance.rate = setting('rate', 1, 0.5, 4);
+      utterance.volume = setting('voice_volume', 1, 0, 1);
       window.speechSynthesis.speak(utterance);
     }
   }
@@ -184,9 +191,9 @@
     if (typeof message.title === 'string') showTitle(message.title);
     if (typeof message.mode === 'string') document.body.dataset.mode = message.mode.slice(0, 40);
     showStatus(strings(message.status));
-    showHand(Array.isArray(message.hand) ? message.hand.filter((card) => card && typeof card === 'object') : []);
-    showMenu(message.menu && typeof message.menu === 'object' ? message.menu : null);
-    showTyping(message.typing && typeof message.typing === 'object' ? message.typing : null);
+    showHand(Array.isArray(message.hand) ? message.hand.filter(isObject) : []);
+    showMenu(isObject(message.menu) ? message.menu : null);
+    showTyping(isObject(message.typing) ? message.typing : null);
   }
 
   function showTitle(text) {
@@ -248,6 +255,9 @@
       setText(button.lastElementChild, typeof card.label === 'string' ? card.label : short);
       button.dataset.suit = short.slice(-1).toLowerCase();
       button.setAttribute('aria-pressed', card.marked === true ? 'true' : 'false');
+      // In the play, a card that cannot be played now is drawn dashed (the session says why if pressed).
+      if (card.playable === false) button.dataset.playable = 'no';
+      else delete button.dataset.playable;
     });
     handArea.hidden = cards.length === 0;
   }
