@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import shutil
+import ssl
 import string
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -46,9 +49,10 @@ def server(tmp_path: Path) -> Iterator[Running]:
 class Page:
     """One browser tab speaking the page's protocol: what it was sent, and keys, lines and choices to send."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, tls: ssl.SSLContext | None = None) -> None:
         self.port = port
-        self.base = f"http://127.0.0.1:{port}"
+        self.tls = tls
+        self.base = f"{'https' if tls else 'http'}://127.0.0.1:{port}"
         self.got: list[dict[str, Any]] = []
         self.socket: aiohttp.ClientWebSocketResponse | None = None
         self._http: aiohttp.ClientSession | None = None
@@ -58,7 +62,7 @@ class Page:
     async def open(self, origin: str | None = None) -> None:
         self._http = aiohttp.ClientSession()
         try:
-            self.socket = await self._http.ws_connect(f"{self.base}/web", headers={
+            self.socket = await self._http.ws_connect(f"{self.base}/web", ssl=self.tls or True, headers={
                 "Origin": origin if origin is not None else self.base})
         except aiohttp.ClientError:
             await self._http.close()
@@ -195,8 +199,10 @@ async def play_match(page: Page, timeout: float = 240.0) -> None:
         if loop.time() > end:
             raise AssertionError(f"the match did not end: {screen}; {page.said[-5:]}")
         mark = len(page.got)
-        if mode == "discard":
-            await page.key("1", "2", "enter")
+        if mode == "discard":  # the first two cards' buttons, then Enter
+            await page.send({"type": "choose", "list": "hand", "index": 0})
+            await page.send({"type": "choose", "list": "hand", "index": 1})
+            await page.key("enter")
         elif mode == "play":
             playable = [i for i, card in enumerate(screen["hand"]) if card.get("playable")]
             if not playable:
@@ -471,3 +477,29 @@ def test_hostile_frames_get_one_sentence_each_floods_are_cut_and_other_tabs_go_o
                 await page.close()
 
     asyncio.run(script())
+
+
+def test_with_a_certificate_the_page_is_served_over_tls_and_its_sessions_trust_the_servers_own_certificate(
+        tmp_path: Path) -> None:
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make the test's certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    # the certificate names another host, as a real one would: the loopback connection must still trust it
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                    "/CN=crib.example.org", "-addext", "subjectAltName=DNS:crib.example.org,IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    running = Running(tmp_path / "data", "--certfile", str(cert), "--keyfile", str(key))
+    page = Page(running.port, ssl.create_default_context(cafile=str(cert)))
+
+    async def script() -> None:
+        try:
+            await sign_in(page, "Tia")
+            assert page.base.startswith("https://")
+        finally:
+            await page.close()
+
+    try:
+        assert f"Or they open https://127.0.0.1:{running.port}/ in a web browser and play there." in running.lines
+        asyncio.run(script())
+    finally:
+        running.stop()
