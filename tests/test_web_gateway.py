@@ -499,7 +499,7 @@ def test_with_a_certificate_the_page_is_served_over_tls_and_its_sessions_trust_t
             await page.close()
 
     try:
-        assert f"Or they open https://127.0.0.1:{running.port}/ in a web browser and play there." in running.lines
+        assert f"In a web browser, friends open https://127.0.0.1:{running.port}/ and play there." in running.lines
         asyncio.run(script())
     finally:
         running.stop()
