@@ -8,6 +8,7 @@ them together; a method one screen calls on another is declared here and defined
 
 from __future__ import annotations
 
+import ssl
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -96,6 +97,12 @@ class SessionCore:
         """The connection to a server while playing online."""
         self.online_address = online_address
         """The server's address given on the command line (``audiocrib online ADDRESS``), until it is used."""
+        self.online_only = False
+        """True for a session a browser plays through the server's gateway (`audiocrib.web`): it has no main menu
+        and starts no game on the host's computer; the lobby stands in for the main menu (when not connected,
+        the name question: Enter connects again)."""
+        self.online_ssl: ssl.SSLContext | None = None
+        """What the connection's TLS trusts (None: the system's authorities), for the gateway's own loopback."""
         self.book = ServerBook()
         """The servers played on: the last address and name, and the tokens."""
         self.address = Address("", "")
@@ -512,4 +519,16 @@ class SessionCore:
 
     def _to_lobby(self, prefix: str = "Lobby: ") -> None:
         """Defined in `online`."""
+        raise NotImplementedError
+
+    def _say_lobby_item(self) -> None:
+        """Defined in `online`."""
+        raise NotImplementedError
+
+    def _online_home(self) -> None:
+        """Defined in `online`: a browser's stand-in for the main menu when not connected."""
+        raise NotImplementedError
+
+    def _open_settings(self) -> None:
+        """Defined in `menus`."""
         raise NotImplementedError
