@@ -96,23 +96,30 @@ def click_item(page: Browser, text: str) -> None:
 
 def type_line(page: Browser, text: str) -> None:
     """Wait for the text box to be shown and focused, type ``text`` and Enter."""
-    wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box, focused")
+    try:
+        wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box, focused")
+    except AssertionError as error:
+        raise AssertionError(f"{error}; last heard: {log_texts(page)[-6:]}, focused: {focused(page)}") from None
     page.driver.switch_to.active_element.send_keys(text, Keys.ENTER)
+
+
+def forget(page: Browser, server: Running) -> None:
+    """Open the page with nothing kept: what the page kept is cleared, and kept from being written again by the
+    page still open (a "keep" on its way) until it reloads."""
+    page.open(url(server))
+    page.script("Storage.prototype.setItem = function () {}; localStorage.clear();")
+    page.reload()
 
 
 def sit_down(page: Browser, server: Running, name: str) -> None:
     """A fresh browser (nothing kept) opens the page and gives ``name``; then the lobby's menu is shown."""
-    page.open(url(server))
-    page.forget()
-    page.reload()
+    forget(page, server)
     type_line(page, name)
     wait_until(lambda: not shown(page, "typing") and menu(page)[0], "the lobby after the name")
 
 
 def test_the_name_is_typed_in_the_text_box_and_the_focus_comes_back(page: Browser, server: Running) -> None:
-    page.open(url(server))
-    page.forget()
-    page.reload()
+    forget(page, server)
     wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box, focused, for the name")
     label = page.script("return document.getElementById('line').labels[0].textContent;")
     assert label, "the text box has the session's prompt as its label"
@@ -216,6 +223,49 @@ def test_a_reload_puts_the_player_back_without_asking_the_name(page: Browser, se
     assert not shown(page, "typing")
     assert focused(page) == "game"
     assert page.script("return localStorage.getItem('audiocrib.keep');") == kept
+
+
+def test_the_hand_and_the_menu_are_buttons_with_marks_not_only_in_colour(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Jo")
+    click_item(page, "Create a table")
+    page.press("left")  # one seat for a person, the other a computer player's
+    click_item(page, "Create the table")
+    current = page.script("return getComputedStyle(document.querySelector('#menu [aria-current]'), '::before')"
+                          ".content;")
+    assert current not in ("none", "normal", ""), "the current menu item has a mark before it"
+    click_item(page, "Start the game")
+    wait_until(lambda: page.script("return document.querySelectorAll('#hand button').length;") == 6,
+               "the six cards of the deal as buttons")
+    assert page.script("return document.querySelectorAll('#status li').length;") > 0
+    before = len(page.heard)
+    page.script("document.querySelector('#hand button').click();")
+    wait_until(lambda: page.script("return document.querySelector('#hand button').getAttribute('aria-pressed');")
+               == "true", "the card pressed to be marked")
+    assert len(page.heard) > before, "the session said the card was marked"
+    marks = page.script("""
+        const [marked, plain] = document.querySelectorAll('#hand button');
+        return [getComputedStyle(marked, '::after').content, getComputedStyle(plain, '::after').content,
+                getComputedStyle(marked).borderTopStyle, getComputedStyle(plain).borderTopStyle];""")
+    assert marks[0] not in ("none", "normal") and marks[1] in ("none", "normal"), marks
+    assert marks[2] != marks[3], "a marked card's border differs in shape, not only colour"
+    assert page.script("return document.querySelector('#hand button').textContent;").endswith(
+        page.script("return document.querySelector('#hand .words').textContent;"))
+    page.screenshots("page-table-marked")
+
+
+def test_quitting_says_goodbye_and_a_button_starts_again(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Kim")
+    click_item(page, "Quit")
+    wait_until(lambda: shown(page, "bye"), "the button to start again")
+    label = page.script("return document.getElementById('again').textContent;")
+    assert label and page.heard[-1] == label
+    assert focused(page) == "again"
+    assert not page.script("return document.querySelectorAll('#menu button').length;")
+    before = len(page.heard)
+    page.driver.switch_to.active_element.click()
+    wait_until(lambda: len(page.heard) > before and menu(page)[0], "a new session, in the lobby")
+    assert not shown(page, "bye") and not shown(page, "typing")
+    assert focused(page) == "game"
 
 
 def free_port() -> int:
