@@ -250,6 +250,10 @@ def test_the_hand_and_the_menu_are_buttons_with_marks_not_only_in_colour(page: B
     assert marks[2] != marks[3], "a marked card's border differs in shape, not only colour"
     assert page.script("return document.querySelector('#hand button').textContent;").endswith(
         page.script("return document.querySelector('#hand .words').textContent;"))
+    for width in (375, 640):  # a phone, and a desktop window at 200% zoom: one column, no sideways scrolling
+        page.driver.set_window_size(width, 800)
+        wait_until(lambda width=width: page.script("return window.innerWidth;") <= width, f"a {width} px window")
+        assert page.script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth;")
     page.screenshots("page-table-marked")
 
 
