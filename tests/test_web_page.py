@@ -9,6 +9,7 @@ are the page's own, sent to the real server."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +31,16 @@ if (!window.__sent) {
 window.__sent.length = 0;
 """
 """Keeps every frame the page sends from now on in ``window.__sent`` (emptied at each call)."""
+
+PLAYED = """
+window.__played = [];
+HTMLMediaElement.prototype.play = function () {
+  window.__played.push([this.src, this.volume]);
+  return Promise.resolve();
+};
+"""
+"""Keeps the sound and volume of every cue the page plays from now on in ``window.__played`` (not played: the
+test browser is muted anyway)."""
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 
@@ -233,9 +244,14 @@ def test_the_hand_and_the_menu_are_buttons_with_marks_not_only_in_colour(page: B
     current = page.script("return getComputedStyle(document.querySelector('#menu [aria-current]'), '::before')"
                           ".content;")
     assert current not in ("none", "normal", ""), "the current menu item has a mark before it"
+    page.script(PLAYED)
     click_item(page, "Start the game")
     wait_until(lambda: page.script("return document.querySelectorAll('#hand button').length;") == 6,
                "the six cards of the deal as buttons")
+    played = wait_until(lambda: page.script("return window.__played;"), "a sound cue (the deal's)")
+    volume = json.loads(page.script("return localStorage.getItem('audiocrib.keep');"))["settings"]["volume"]
+    for src, at in played:
+        assert re.fullmatch(rf"{url(server)}sounds/[a-z0-9_-]+\.wav", src) and at == pytest.approx(volume), played
     assert page.script("return document.querySelectorAll('#status li').length;") > 0
     before = len(page.heard)
     page.script("document.querySelector('#hand button').click();")
