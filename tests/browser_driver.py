@@ -1,0 +1,288 @@
+"""Drive the browser page for real: Debian's headless Chromium through Selenium 4 and Debian's chromedriver.
+
+`browser` is a module-scoped fixture (one Chromium per test module, a fresh profile in a temporary folder); its
+`Browser` reads the page's live region, presses keys on the game area, waits for a sentence, writes screenshots and
+runs axe-core. Selenium Manager is never asked to find or download anything: the driver and the browser are given
+by path (``/usr/bin/chromedriver`` and ``/usr/bin/chromium``, or ``$AUDIOCRIB_CHROMEDRIVER`` and
+``$AUDIOCRIB_CHROMIUM``).
+
+The tests skip where Chromium, chromedriver or axe-core is missing, and fail instead under CI (``CI`` set), as the
+speech tests do: CI installs them (``.ci/run``: ``apt-get install chromium chromium-driver``, and ``npm ci`` in
+``tests/browser/`` for axe-core).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager, should anything ever call it: no network
+
+CHROMIUM = Path(os.environ.get("AUDIOCRIB_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("AUDIOCRIB_CHROMEDRIVER", "/usr/bin/chromedriver"))
+HERE = Path(__file__).resolve().parent
+AXE = Path(os.environ.get("AUDIOCRIB_AXE", HERE / "browser" / "node_modules" / "axe-core" / "axe.min.js"))
+SCREENSHOTS = Path(os.environ.get("AUDIOCRIB_SCREENSHOTS", HERE / "browser" / "screenshots"))
+"""Where screenshots go (git-ignored by ``tests/browser/.gitignore``)."""
+
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+
+GAME_AREA = '[role="application"]'
+"""The page's game area: the one element that takes the game's keys."""
+LIVE_REGION = '[role="log"][aria-live]'
+"""The page's live region: each announcement is added to it as a new element."""
+
+OPTIONS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           "--disable-dev-shm-usage", "--mute-audio")
+
+KEYS: dict[str, str] = {
+    "escape": Keys.ESCAPE, "f1": Keys.F1, "f2": Keys.F2, "left": Keys.ARROW_LEFT, "right": Keys.ARROW_RIGHT,
+    "up": Keys.ARROW_UP, "down": Keys.ARROW_DOWN, "home": Keys.HOME, "end": Keys.END, "enter": Keys.ENTER,
+    "space": Keys.SPACE, "backspace": Keys.BACKSPACE, "tab": Keys.TAB,
+}
+"""The session's key names that are not a single character, as Selenium types them."""
+
+CDP_KEYS: dict[str, tuple[str, str, int]] = {
+    "left": ("ArrowLeft", "ArrowLeft", 37), "right": ("ArrowRight", "ArrowRight", 39),
+    "up": ("ArrowUp", "ArrowUp", 38), "down": ("ArrowDown", "ArrowDown", 40),
+    "enter": ("Enter", "Enter", 13), "space": (" ", "Space", 32), "escape": ("Escape", "Escape", 27),
+}
+"""Key names as the DevTools protocol dispatches them (key, code, virtual key code), for holding a key down."""
+
+# Records every element added to the live region, from what is in it now on, in one synchronous script (so
+# nothing added between reading it and observing it is lost). Texts go to window.__heard with the time
+# (performance.now()) each was seen, in __heardAt.
+RECORD = """
+const region = document.querySelector(arguments[0]);
+if (!region) { return false; }
+if (window.__heardObserver) { window.__heardObserver.disconnect(); }
+window.__heard = Array.from(region.children, (e) => e.textContent);
+window.__heardAt = window.__heard.map(() => performance.now());
+window.__heardObserver = new MutationObserver((records) => {
+  const now = performance.now();
+  for (const record of records) {
+    for (const node of record.addedNodes) {
+      if (node.parentNode === region) { window.__heard.push(node.textContent); window.__heardAt.push(now); }
+    }
+  }
+});
+window.__heardObserver.observe(region, {childList: true});
+return true;
+"""
+
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ['violations']}).then(
+  (r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+                                         nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary)}))),
+  (e) => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));
+"""
+
+
+def require(*paths: Path, why: str) -> None:
+    """Skip the calling test where one of ``paths`` is missing; under CI (``CI`` set), fail instead."""
+    missing = [str(path) for path in paths if not path.exists()]
+    if not missing:
+        return
+    message = f"{', '.join(missing)} not found ({why})."
+    if os.environ.get("CI"):
+        pytest.fail(message + " CI must run these tests.")
+    pytest.skip(message)
+
+
+def require_browser() -> None:
+    require(CHROMIUM, CHROMEDRIVER, why="apt-get install chromium chromium-driver")
+
+
+def require_axe() -> None:
+    require(AXE, why="cd tests/browser && npm ci")
+
+
+def wait_until(test: Callable[[], Any], what: str, timeout: float = 10.0, every: float = 0.02) -> Any:
+    """Poll ``test()`` until it returns something true (returned), or fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = test()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout} s in vain for {what}")
+        time.sleep(every)
+
+
+class Browser:
+    """One headless Chromium with a fresh profile in ``profile``. Close it with `quit`."""
+
+    def __init__(self, profile: Path) -> None:
+        require_browser()
+        options = webdriver.ChromeOptions()
+        options.binary_location = str(CHROMIUM)
+        for option in OPTIONS:
+            options.add_argument(option)
+        options.add_argument(f"--user-data-dir={profile}")
+        options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
+        self.driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+        self.driver.set_script_timeout(30)
+        self.mark = 0
+        """Where `hears` starts looking: what was heard from the last `press` on."""
+
+    def quit(self) -> None:
+        self.driver.quit()
+
+    # -- the page --------------------------------------------------------------------------------------------
+
+    def open(self, url: str, wait: bool = True) -> None:
+        """Load ``url``; with ``wait``, until its live region exists and record what it is told from then on."""
+        self.driver.get(url)
+        if wait:
+            self.record()
+
+    def reload(self) -> None:
+        """Reload the page (as F5 would) and record its live region again."""
+        self.driver.refresh()
+        self.record()
+
+    def forget(self) -> None:
+        """Clear what the page keeps in localStorage (the token, the name, the settings)."""
+        self.driver.execute_script("localStorage.clear();")
+
+    def record(self) -> None:
+        """Start recording the live region's new elements (after a load or reload)."""
+        wait_until(lambda: self.driver.execute_script(RECORD, LIVE_REGION), "the live region")
+        self.mark = 0
+
+    def size(self, which: str) -> None:
+        """Set the window to the ``"desktop"`` or ``"phone"`` size."""
+        width, height = SIZES[which]
+        self.driver.set_window_size(width, height)
+
+    def script(self, source: str, *args: Any) -> Any:
+        return self.driver.execute_script(source, *args)
+
+    # -- what the live region said ---------------------------------------------------------------------------
+
+    @property
+    def heard(self) -> list[str]:
+        """Every text added to the live region since the page was (re)loaded, in order."""
+        heard = self.driver.execute_script("return window.__heard || [];")
+        assert isinstance(heard, list)
+        return [str(text) for text in heard]
+
+    def live_texts(self) -> list[str]:
+        """The texts in the live region now (the page may keep only the latest)."""
+        texts = self.driver.execute_script(
+            "const r = document.querySelector(arguments[0]);"
+            "return r ? Array.from(r.children, (e) => e.textContent) : [];", LIVE_REGION)
+        return [str(text) for text in texts]
+
+    def hears(self, sentence: str | Callable[[str], bool] | re.Pattern[str], timeout: float = 10.0) -> str:
+        """Wait until the live region is told ``sentence`` (a text, a test or a pattern) since the last `press`."""
+        if isinstance(sentence, str):
+            test: Callable[[str], bool] = sentence.__eq__
+        elif isinstance(sentence, re.Pattern):
+            pattern = sentence
+            test = lambda text: pattern.search(text) is not None  # noqa: E731
+        else:
+            test = sentence
+
+        def found() -> str | None:
+            return next((text for text in self.heard[self.mark:] if test(text)), None)
+
+        try:
+            return str(wait_until(found, f"{sentence!r}", timeout))
+        except AssertionError as error:
+            raise AssertionError(f"{error}; last heard: {self.heard[-8:]}") from None
+
+    # -- keys ------------------------------------------------------------------------------------------------
+
+    def game_area(self) -> Any:
+        return self.driver.find_element("css selector", GAME_AREA)
+
+    def focus_game(self) -> None:
+        self.driver.execute_script("document.querySelector(arguments[0]).focus();", GAME_AREA)
+
+    def press(self, *keys: str, wait: bool = True, timeout: float = 10.0) -> list[str]:
+        """Press ``keys`` on the game area (session key names: "enter", "c", "?"), each once the last was answered
+        (with ``wait``: something new in the live region); what the live region was told meanwhile."""
+        self.focus_game()
+        before = self.mark = len(self.heard)
+        for key in keys:
+            count = len(self.heard)
+            ActionChains(self.driver).send_keys(KEYS.get(key, key)).perform()
+            if wait:
+                wait_until(lambda count=count: len(self.heard) > count, f"an answer to the key {key!r}", timeout)
+        return self.heard[before:]
+
+    def hold(self, key: str, seconds: float, rate: float = 33.0) -> int:
+        """Hold ``key`` down for ``seconds``: a keydown, then repeats at ``rate`` a second as a keyboard sends
+        them (event.repeat true), then the keyup; the number of keydown events sent."""
+        self.focus_game()
+        if key in CDP_KEYS:
+            name, code, number = CDP_KEYS[key]
+        else:
+            name, code, number = key, f"Key{key.upper()}" if key.isalpha() else "", ord(key.upper())
+        text = {"key": name, "code": code, "windowsVirtualKeyCode": number, "nativeVirtualKeyCode": number}
+        if len(name) == 1:
+            text["text"] = name
+        sent, end = 0, time.monotonic() + seconds
+        while True:
+            self.driver.execute_cdp_cmd("Input.dispatchKeyEvent",
+                                        {"type": "keyDown" if "text" in text else "rawKeyDown", **text,
+                                         "autoRepeat": sent > 0})
+            sent += 1
+            if time.monotonic() > end:
+                break
+            time.sleep(1 / rate)
+        self.driver.execute_cdp_cmd("Input.dispatchKeyEvent", {"type": "keyUp", **text})
+        return sent
+
+    # -- screenshots and axe-core ----------------------------------------------------------------------------
+
+    def screenshot(self, name: str) -> Path:
+        """Write a PNG of the window as ``name`` (letters, digits, dashes) in the screenshots folder."""
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{re.sub(r'[^A-Za-z0-9_-]+', '-', name)}.png"
+        assert self.driver.save_screenshot(str(path)), path
+        return path
+
+    def screenshots(self, name: str) -> list[Path]:
+        """Screenshots of the page now at the desktop and phone sizes (``name-desktop.png``, ``name-phone.png``);
+        the window is left at the desktop size."""
+        paths = []
+        for which in ("phone", "desktop"):
+            self.size(which)
+            paths.append(self.screenshot(f"{name}-{which}"))
+        return paths
+
+    def axe(self) -> list[dict[str, Any]]:
+        """Run axe-core on the page now; its violations of impact serious or critical (each with its id, help
+        and the elements at fault)."""
+        require_axe()
+        if not self.driver.execute_script("return typeof axe !== 'undefined';"):
+            self.driver.execute_script(AXE.read_text(encoding="utf-8"))
+        violations = self.driver.execute_async_script(AXE_RUN)
+        return [v for v in violations if v["impact"] in ("serious", "critical")]
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """One headless Chromium for the test module (skipped where missing, failed under CI)."""
+    require_browser()
+    opened = Browser(tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield opened
+    finally:
+        opened.quit()
