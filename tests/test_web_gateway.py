@@ -334,6 +334,17 @@ def test_a_tab_that_goes_away_lets_go_of_its_seat_and_the_kept_token_puts_the_pl
             assert [card["short"] for card in back["hand"]] == [card["short"] for card in dealt["hand"]]
             assert again.last("keep")["token"] == keep["token"]
             assert await people_connected(server.port) == ["Ann"]
+            # the game menu's Leave the table for now: no main menu to go to, so the name again, and back
+            mark = await again.send({"type": "key", "key": "escape"})
+            await again.screen(lambda s: s["mode"] == "game menu", since=mark)
+            mark = len(again.got)
+            await again.choose("Leave the table for now")
+            await again.hears("You left the table; your seat is kept for you, and connecting again takes you back"
+                              " to it.", since=mark)
+            await again.screen(lambda s: s["typing"] is not None, since=mark)
+            mark = await again.send({"type": "line", "text": "Ann"})
+            await again.hears("Back at table 1.", since=mark)
+            await again.screen(lambda s: s["mode"] == "discard", since=mark)
         finally:
             await again.close()
 
@@ -500,6 +511,31 @@ def test_with_a_certificate_the_page_is_served_over_tls_and_its_sessions_trust_t
 
     try:
         assert f"In a web browser, friends open https://127.0.0.1:{running.port}/ and play there." in running.lines
+        asyncio.run(script())
+    finally:
+        running.stop()
+
+
+def test_a_servers_password_is_asked_for_in_a_secret_box(tmp_path: Path) -> None:
+    secret = tmp_path / "password.txt"
+    secret.write_text("open sesame\n")
+    running = Running(tmp_path / "data", "--password-file", str(secret))
+    page = Page(running.port)
+
+    async def script() -> None:
+        try:
+            await page.open()
+            await page.hello(name="Pia")
+            await page.hears("This server has a password; ask whoever runs it.")
+            asked = await page.screen(lambda s: s["typing"] is not None)
+            assert asked["typing"] == {"prompt": "Password", "secret": True}
+            mark = await page.send({"type": "line", "text": "open sesame"})
+            await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
+            assert not any("sesame" in said for said in page.said)
+        finally:
+            await page.close()
+
+    try:
         asyncio.run(script())
     finally:
         running.stop()
