@@ -12,12 +12,15 @@ import ssl
 import string
 import subprocess
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 
+from audiocrib.server.app import Server, make_app
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
 from audiocrib.telling.narrator import Narrator
@@ -31,7 +34,7 @@ from audiocrib.web.gateway import (
     UNKNOWN,
     WRONG_FIELDS,
 )
-from audiocrib.web.routes import HEADERS
+from audiocrib.web.routes import HEADERS, add_pages
 from audiocrib.web.websession import BYE, NOT_NOW
 from tests.online_driver import until
 from tests.test_online import heard_in_order
@@ -539,3 +542,36 @@ def test_a_servers_password_is_asked_for_in_a_secret_box(tmp_path: Path) -> None
         asyncio.run(script())
     finally:
         running.stop()
+
+
+def test_the_server_takes_only_so_many_tabs_at_once(tmp_path: Path) -> None:
+    """In this process, a real server application on a loopback port, with room for two tabs."""
+
+    async def script() -> None:
+        with Store(tmp_path / STORE_FILE) as store:
+            server = Server(store)
+            runner = web.AppRunner(make_app(server, partial(add_pages, most_tabs=2)))
+            await runner.setup()
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            port = runner.addresses[0][1]
+            pages = [Page(port) for _ in range(3)]
+            try:
+                for page in pages[:2]:
+                    await page.open()
+                    await page.hello()
+                with pytest.raises(aiohttp.WSServerHandshakeError) as full:
+                    await pages[2].open()
+                assert full.value.status == 503
+                await pages[0].close()
+                await until(lambda: pages[0].closed is not None, "the first tab's close")
+                await asyncio.sleep(0.2)
+                await pages[2].open()  # a tab closed makes room
+                await pages[2].hello()
+                await pages[2].hears(lambda s: s.startswith("Type the name"))
+            finally:
+                for page in pages:
+                    await page.close()
+                await runner.cleanup()
+
+    asyncio.run(script())
