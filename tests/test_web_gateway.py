@@ -575,3 +575,41 @@ def test_the_server_takes_only_so_many_tabs_at_once(tmp_path: Path) -> None:
                 await runner.cleanup()
 
     asyncio.run(script())
+
+
+GAME_MOMENTS = {"discard", "play", "count", "peg", "review", "waiting", "over"}
+KEYS = ["escape", "f1", "left", "right", "up", "down", "home", "end", "enter", "space", "backspace", "w", "s", "t",
+        "c", "h", "1", "2", "/", ",", ".", "r", "?", "z"]
+
+
+def test_random_keys_in_a_browser_never_reach_a_main_menu_or_a_game_on_the_hosts_computer(server: Running) -> None:
+    rng = random.Random(16)
+    page = Page(server.port)
+
+    async def script() -> None:
+        try:
+            await sign_in(page, "Rex")
+            for _ in range(350):
+                if page.got and page.got[-1]["type"] == "bye":  # it quit: the page starts again
+                    keep = page.last("keep")
+                    mark = len(page.got)
+                    await page.hello(keep["token"], keep["name"], keep["settings"])
+                    await page.screen(lambda s: True, since=mark)
+                await page.key(rng.choice(KEYS))
+                await asyncio.sleep(0.04)
+            await asyncio.sleep(1)
+        finally:
+            await page.close()
+
+    asyncio.run(script())
+    screens = [m for m in page.got if m["type"] == "screen"]
+    assert len({s["mode"] for s in screens}) >= 4, {s["mode"] for s in screens}  # the keys went places
+    assert not {s["mode"] for s in screens} & {"main menu", "practice menu", "drill"}
+    assert not any(said.startswith("Main menu") or said.startswith("Practice") for said in page.said)
+    begun = False
+    for message in page.got:
+        if message["type"] == "say" and (message["text"] == "The game begins."
+                                         or message["text"].startswith("Back at table")):
+            begun = True
+        if message["type"] == "screen" and message["mode"] in GAME_MOMENTS:
+            assert begun, "a game began that was not the server's"
