@@ -195,6 +195,8 @@ def test_the_lobby_is_a_browsers_main_menu_with_settings_and_quit_and_no_game_on
             assert not any(s.startswith("Dealing") or "The game begins" in s for s in page.said[-5:])
             mark = await page.send({"type": "key", "key": "escape"})
             await page.screen(lambda s: s["mode"] == "lobby", since=mark)
+            mark = await page.send({"type": "key", "key": "f1"})  # the help says what Escape does here
+            await page.hears(lambda s: "Escape: says that the lobby is the first screen." in s, since=mark)
             mark = len(page.got)
             await page.choose("Change your name")
             await page.screen(lambda s: s["typing"] is not None, since=mark)
