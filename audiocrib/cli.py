@@ -373,7 +373,9 @@ def _serve(args: argparse.Namespace) -> int:
     certfile, keyfile = (None if f is None else Path(f) for f in (args.certfile, args.keyfile))
     settings = Settings(args.host, port, folder.absolute(), certfile, keyfile, password)
     try:
-        return serve(settings, partial(print, flush=True))
+        from audiocrib.web.routes import pages_for
+
+        return serve(settings, partial(print, flush=True), pages_for(certfile))
     except ServeError as error:
         raise _UsageError(str(error)) from None
 

@@ -17,7 +17,7 @@ import asyncio
 import gc
 import hmac
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import dataclass
 
@@ -32,7 +32,7 @@ from audiocrib.server.room import Outgoing, Room
 from audiocrib.server.store import Store
 from audiocrib.server.tables import NO_TABLE, Tables
 
-__all__ = ["CHAT_TOO_FAST", "NO_TABLE", "PATH", "Server", "make_app"]
+__all__ = ["CHAT_TOO_FAST", "NO_TABLE", "PATH", "Pages", "Server", "make_app"]
 
 PATH = "/play"
 """Where the WebSocket endpoint listens."""
@@ -104,9 +104,11 @@ class Server:
             self._addresses[remote] = found
         return found
 
-    async def handle(self, request: web.Request) -> web.StreamResponse:
-        """One WebSocket connection, from its upgrade to its close."""
-        address = self._address(request.remote or "")
+    async def handle(self, request: web.Request, remote: str | None = None) -> web.StreamResponse:
+        """One WebSocket connection, from its upgrade to its close. Its address's limits are those of ``remote``
+        when given: the browser's address, for the loopback connection the web gateway opens for a browser's
+        player (`audiocrib.web`), so that player has the limits a terminal at that address would have."""
+        address = self._address(remote if remote is not None else request.remote or "")
         if address.open >= self.limits.connections_per_address:
             return web.Response(status=429, text="Too many connections from your address at once.\n")
         if not address.connects.take():
@@ -396,13 +398,20 @@ async def _front(request: web.Request) -> web.Response:
     return web.Response(text=f"This is an audiocrib server. Connect to it from audiocrib, at {PATH}.\n")
 
 
-def make_app(server: Server) -> web.Application:
-    """The aiohttp application: the WebSocket endpoint at `PATH` and a plain page at ``/``; on start, every game
-    under way is set going again (`Tables.wake_all`)."""
+Pages = Callable[[web.Application, Server], None]
+"""Adds the browser's page and its socket to the application (the web layer's, given by the command line)."""
+
+
+def make_app(server: Server, pages: Pages | None = None) -> web.Application:
+    """The aiohttp application: the WebSocket endpoint at `PATH`, and ``pages`` (without them a plain sentence at
+    ``/``); on start, every game under way is set going again (`Tables.wake_all`)."""
     app = web.Application()
     app[SERVER_KEY] = server
     app.router.add_get(PATH, server.handle)
-    app.router.add_get("/", _front)
+    if pages is not None:
+        pages(app, server)
+    else:
+        app.router.add_get("/", _front)
 
     keeping: list[asyncio.Task[None]] = []
 

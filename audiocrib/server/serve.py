@@ -23,7 +23,7 @@ from pathlib import Path
 from aiohttp import web
 from filelock import FileLock, Timeout
 
-from audiocrib.server.app import PATH, Server, make_app
+from audiocrib.server.app import PATH, Pages, Server, make_app
 from audiocrib.server.limits import Limits
 from audiocrib.server.records import StoreError
 from audiocrib.server.store import Store
@@ -87,8 +87,9 @@ def read_password(path: str) -> str:
     return password
 
 
-def serve(settings: Settings, say: Callable[[str], None]) -> int:
-    """Run the server until it is stopped; ``say`` prints a line. Returns the exit status (0 once stopped)."""
+def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = None) -> int:
+    """Run the server until it is stopped; ``say`` prints a line; ``pages`` adds the browser's page (see
+    `make_app`). Returns the exit status (0 once stopped)."""
     tls = _tls(settings)
     try:
         settings.folder.mkdir(parents=True, exist_ok=True)
@@ -107,7 +108,7 @@ def serve(settings: Settings, say: Callable[[str], None]) -> int:
             raise ServeError(f"The server's file in the data folder cannot be used. {sentence}") from None
         with store:
             try:
-                asyncio.run(_run(Server(store, settings.password, settings.limits), settings, tls, say))
+                asyncio.run(_run(Server(store, settings.password, settings.limits), settings, tls, say, pages))
             except KeyboardInterrupt:  # Ctrl+C where the event loop cannot catch it itself (Windows)
                 pass
         say("The server has stopped.")
@@ -144,8 +145,9 @@ def loopback(host: str) -> bool:
         return False
 
 
-async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, say: Callable[[str], None]) -> None:
-    runner = web.AppRunner(make_app(server), access_log=None, handle_signals=False)
+async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, say: Callable[[str], None],
+               pages: Pages | None = None) -> None:
+    runner = web.AppRunner(make_app(server, pages), access_log=None, handle_signals=False)
     await runner.setup()
     try:
         site = web.TCPSite(runner, settings.host, settings.port, ssl_context=tls, shutdown_timeout=5.0)
@@ -155,7 +157,7 @@ async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, s
             raise ServeError(f"The server cannot listen on {settings.host} port {settings.port}:"
                              f" {_reason(error)}.") from None
         port = runner.addresses[0][1]
-        for line in _greeting(settings, port, tls is not None):
+        for line in _greeting(settings, port, tls is not None, pages is not None):
             say(line)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -168,7 +170,7 @@ async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, s
         await runner.cleanup()
 
 
-def _greeting(settings: Settings, port: int, tls: bool) -> list[str]:
+def _greeting(settings: Settings, port: int, tls: bool, page: bool = False) -> list[str]:
     """The lines said on start: where the server listens, how a friend connects, and any warning."""
     host = settings.host
     scheme = "wss" if tls else "ws"
@@ -187,6 +189,10 @@ def _greeting(settings: Settings, port: int, tls: bool) -> list[str]:
         lines.append("Warning: without --certfile and --keyfile nothing is encrypted: names, tokens and the"
                      " server's password can be read on the way. Give a certificate, or put a proxy with TLS in"
                      " front.")
+    if page:
+        web = "https" if tls else "http"
+        where = socket.gethostname() if everywhere else shown
+        lines.append(f"In a web browser, friends open {web}://{where}:{port}/ and play there.")
     if settings.password is not None:
         lines.append("Friends need the server's password to connect.")
     lines.append(f"The server's data is in {settings.folder}.")

@@ -93,13 +93,14 @@ def build_application(session: Session, input: Input | None = None, output: Outp
     return app
 
 
-async def pace_computer_players(session: Session, app: Application[None]) -> None:
-    """Forever: tick the counting timer, and while another player is to move, let the table make that move (a
-    computer player after the pause the player chose; any key hurries it)."""
+async def pace_computer_players(session: Session, stop: Callable[[], object]) -> None:
+    """Until the player quits (then ``stop`` is called): tick the counting timer, and while another player is to
+    move, let the table make that move (a computer player after the pause the player chose; any key hurries it).
+    The terminal and the browser's gateway (`audiocrib.web`) both pace their sessions with it."""
     while True:
         session.tick()
         if session.finished:
-            app.exit()
+            stop()
             return
         table = session.table
         if table is None or not session.bot_waiting():
@@ -120,7 +121,7 @@ async def run_session(session: Session, input: Input | None = None, output: Outp
     """Start ``session`` (its first words are the main menu) and run it until the player quits."""
     app = build_application(session, input, output)
     session.start()
-    pacer = asyncio.ensure_future(pace_computer_players(session, app))
+    pacer = asyncio.ensure_future(pace_computer_players(session, app.exit))
     try:
         await app.run_async()
     finally:

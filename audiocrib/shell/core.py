@@ -8,6 +8,7 @@ them together; a method one screen calls on another is declared here and defined
 
 from __future__ import annotations
 
+import ssl
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -55,6 +56,8 @@ from audiocrib.sound.player import SilentPlayer
 from audiocrib.speech import FallbackSpeaker, Speaker
 from audiocrib.telling.narrator import Narrator
 
+_CONNECTING_WEB = (Binding(("escape",), "Stop connecting; your name is asked again.", "_stop_connecting"),)
+"""Escape while connecting, in a browser's session (which has no main menu)."""
 _POSITION_KEYS = frozenset({"_mark_at", "_select_at", "mark_at"})
 """The methods of the digit keys that pick a card by its position in the hand."""
 
@@ -96,6 +99,12 @@ class SessionCore:
         """The connection to a server while playing online."""
         self.online_address = online_address
         """The server's address given on the command line (``audiocrib online ADDRESS``), until it is used."""
+        self.online_only = False
+        """True for a session a browser plays through the server's gateway (`audiocrib.web`): it has no main menu
+        and starts no game on the host's computer; the lobby stands in for the main menu (when not connected,
+        the name question: Enter connects again)."""
+        self.online_ssl: ssl.SSLContext | None = None
+        """What the connection's TLS trusts (None: the system's authorities), for the gateway's own loopback."""
         self.book = ServerBook()
         """The servers played on: the last address and name, and the tokens."""
         self.address = Address("", "")
@@ -193,7 +202,7 @@ class SessionCore:
         if self.mode is Mode.TYPING:
             return _TYPING
         if self.mode is Mode.CONNECTING:
-            return (*_CONNECTING, *_HISTORY)
+            return (*(_CONNECTING_WEB if self.online_only else _CONNECTING), *_HISTORY)
         if self.mode is Mode.DRILL:
             own = tuple(Binding(b.keys, b.description, "drills." + b.method) for b in DRILL_KEYS[moment])
             return (*own, *_HISTORY)
@@ -512,4 +521,16 @@ class SessionCore:
 
     def _to_lobby(self, prefix: str = "Lobby: ") -> None:
         """Defined in `online`."""
+        raise NotImplementedError
+
+    def _say_lobby_item(self) -> None:
+        """Defined in `online`."""
+        raise NotImplementedError
+
+    def _online_home(self) -> None:
+        """Defined in `online`: a browser's stand-in for the main menu when not connected."""
+        raise NotImplementedError
+
+    def _open_settings(self) -> None:
+        """Defined in `menus`."""
         raise NotImplementedError

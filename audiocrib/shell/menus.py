@@ -21,7 +21,8 @@ class Menus(SessionCore):
             Mode.GAME_MENU: "Back to the game.", Mode.GAME: "The game menu.", Mode.PRACTICE: "Back to the main menu.",
             **({Mode.SETUP: "Back to the new table."} if self.return_mode is Mode.CREATE else {}),
             Mode.DRILL: "Stop the drills.", Mode.SOUND_TEST: "Back to the settings.",
-            Mode.LOBBY: "Back to the main menu.", Mode.CREATE: "Back to the lobby.",
+            Mode.LOBBY: "Says that the lobby is the first screen." if self.online_only else "Back to the main menu.",
+            Mode.CREATE: "Back to the lobby.",
             Mode.WAITING_ROOM: "Leave the table.", Mode.TYPING: "Cancel.", Mode.CONNECTING: "Stop connecting.",
         }[self.mode]
 
@@ -145,6 +146,9 @@ class Menus(SessionCore):
         if self.mode is Mode.PRACTICE:
             self._practice_choose(item)
             return
+        if self.online_only and self.mode is Mode.SETUP and item == "start the game":  # no game on the host's computer
+            self._menu_escape(key)
+            return
         if self.mode is Mode.GAME_MENU and item in self._seat_items():
             self._seat_item_choose(item)
             return
@@ -184,6 +188,12 @@ class Menus(SessionCore):
             self._resume()
 
     def _enter_menu(self, mode: Mode, prefix: str) -> None:
+        if mode is Mode.MAIN and self.online_only:  # a browser's session has no main menu: the lobby stands in
+            if self.client is not None and self.client.connected:
+                self._to_lobby()
+            else:
+                self._online_home()
+            return
         self.mode = mode
         self.menu_index = 0
         self._say_item(prefix=prefix)
@@ -197,6 +207,8 @@ class Menus(SessionCore):
         self.menu_index = 0
         if self.mode is Mode.GAME_MENU:
             self._say_item(prefix="Game menu: ")
+        elif self.mode is Mode.LOBBY:
+            self._say_lobby_item()
         else:
             self._say_item(prefix="Main menu: ")
 

@@ -25,6 +25,7 @@ from audiocrib.shell.table import Heard
 __all__ = ["OnlineScreens"]
 
 NEEDS_PASSWORD = "This server has a password; ask whoever runs it."
+LOBBY_IS_FIRST = "This is the lobby, the first screen here; Settings and Quit are at the end of its list."
 UNKNOWN_TOKEN = "This server does not know your token; connect without one to choose a name."
 
 
@@ -77,9 +78,10 @@ class OnlineScreens(SessionCore):
     # ----------------------------------------------------------------- address, name, connecting
     def _play_online(self) -> None:
         """The main menu's Play online: connect with what is remembered, or ask for it first."""
-        self.book, notice = load_book(self.save_path.parent if self.save_path is not None else None)
-        if notice:
-            self.say(notice)
+        if not self.online_only:  # a browser's book is the one its hello gave, kept by the browser
+            self.book, notice = load_book(self.save_path.parent if self.save_path is not None else None)
+            if notice:
+                self.say(notice)
         given, self.online_address = self.online_address, None
         if given:
             self.book.address = given
@@ -91,6 +93,12 @@ class OnlineScreens(SessionCore):
     def _back_to_main(self) -> None:
         self._close_online()
         self._enter_menu(Mode.MAIN, "Main menu: ")
+
+    def _online_home(self) -> None:
+        """A browser's stand-in for the main menu when it is not connected: the name question, with the name
+        typed already (Enter connects again)."""
+        self._close_online()
+        self._ask_name()
 
     def _ask_address(self) -> None:
         self._ask_line(LineEdit("Server address", 200, self.book.address),
@@ -105,6 +113,8 @@ class OnlineScreens(SessionCore):
             self.say(str(error))
             self._ask_address()
             return
+        if self.online_only:  # the gateway's own loopback address means nothing to a browser's player
+            address = Address(address.url, "this server")
         if address != self.address:
             self.password = None
         self.book.address, self.address = text, address
@@ -135,7 +145,7 @@ class OnlineScreens(SessionCore):
         token = kept[1] if kept is not None and kept[0].casefold() == self.book.name.casefold() else None
         if password is not None:
             self.password = password  # kept for this run, for a reconnection under another name
-        self.client = OnlineClient(address.url, self.book.name, token, self.password)
+        self.client = OnlineClient(address.url, self.book.name, token, self.password, ssl_context=self.online_ssl)
         self.mode = Mode.CONNECTING
         self.say(f"Connecting to {address.said}, as {self.book.name}. Escape stops.")
         self.client.start()
@@ -261,6 +271,9 @@ class OnlineScreens(SessionCore):
         if self.mode is Mode.LOBBY:
             lobby = self.client.lobby if self.client is not None else None
             tables = tuple(f"table {t.number}" for t in (lobby.tables if lobby else ()))
+            if self.online_only:  # a browser's first screen: its settings and quit are here, its server is fixed
+                return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
+                        "change your name", "settings", "quit")
             return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
                     "change server or name", "back to the main menu")
         if self.mode is Mode.CREATE:
@@ -334,6 +347,12 @@ class OnlineScreens(SessionCore):
         elif item == "change server or name":
             self._close_online()
             self._ask_address()
+        elif item == "change your name":
+            self._online_home()
+        elif item == "settings":
+            self._open_settings()
+        elif item == "quit":
+            self._quit_now(key)
         elif item == "back to the main menu":
             self._back_to_main()
         elif item == "start the game":
@@ -362,7 +381,9 @@ class OnlineScreens(SessionCore):
             self._seated(client.create(rules, seats, self.online_listed, self.online_limit))
 
     def _online_escape(self, key: str) -> None:
-        if self.mode is Mode.LOBBY:
+        if self.mode is Mode.LOBBY and self.online_only:
+            self.say(LOBBY_IS_FIRST)
+        elif self.mode is Mode.LOBBY:
             self._back_to_main()
         elif self.mode is Mode.CREATE:
             self._to_lobby()
@@ -428,6 +449,10 @@ class OnlineScreens(SessionCore):
                 self._to_lobby("Lobby: ")
                 return
         self._close_online()
+        if self.online_only:
+            self.say("You left the table; your seat is kept for you, and connecting again takes you back to it.")
+            self._online_home()
+            return
         self.say("You left the table; your seat is kept for you. Choose Play online to go back to it.")
         self._enter_menu(Mode.MAIN, "Main menu: ")
 

@@ -1,0 +1,279 @@
+"""The page's socket at ``/web``: each frame checked as hostile, the page's hello starting a `WebSession`, and what
+the session says sent back in order.
+
+A frame is at most `MAX_FRAME` bytes of JSON text naming one of the page's message types with exactly its keys,
+each of the right type and size (docs/protocol.md, "The browser page's socket"). Anything else gets one sentence
+(a "say" the session's history does not keep), and a socket that keeps sending what is refused, or sends too
+fast, is closed with a reason. Keys beyond `KEYS_A_SECOND` a second are dropped (a key held down). A tab may open
+a socket only from the page's own origin, and one address only so many at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import ssl
+from typing import Any
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from audiocrib.server.limits import Limits, TokenBucket
+from audiocrib.web.websession import WebSession
+
+__all__ = ["KEYS_A_SECOND", "MAX_FRAME", "NAMED_KEYS", "Gateway", "check_frame"]
+
+MAX_FRAME = 4096
+"""The most bytes one frame from the page may have."""
+KEYS_A_SECOND = 30
+NAMED_KEYS = frozenset({"escape", "f1", "f2", "left", "right", "up", "down", "home", "end", "enter", "space",
+                        "backspace", "tab"})
+"""The keys with names; besides these, any single printable character is a key."""
+_FIELDS: dict[str, frozenset[str]] = {
+    "hello": frozenset({"type", "token", "name", "settings"}),
+    "key": frozenset({"type", "key"}),
+    "line": frozenset({"type", "text"}),
+    "choose": frozenset({"type", "list", "index"}),
+}
+NOT_JSON = "That message was not JSON text; the page sends each message as a JSON object."
+UNKNOWN = "That type of message is not part of the page's protocol."
+WRONG_FIELDS = "That message has fields the page's protocol does not give it, or lacks some."
+BAD_VALUE = "A value in that message is of the wrong kind or too long."
+HELLO_FIRST = "Say hello first: the page's first message is hello."
+HELLO_TWICE = "This tab has said hello already."
+MOST_TABS = 300
+"""Tabs open at once on the whole server (each is a session with two threads of its own)."""
+FULL = "This server has as many browser players as it can take; try again later.\n"
+MOST_OUTBOX = 20_000
+"""Messages waiting to go to one page before it is taken to have stopped reading (and is closed)."""
+_log = logging.getLogger(__name__)
+
+
+class _Refused(Exception):
+    """The frame is refused with this sentence."""
+
+
+def check_frame(text: str) -> dict[str, Any]:
+    """The page's message in ``text``, checked: its type known, exactly its fields, each of its kind and size;
+    `_Refused` with one sentence if not.
+
+    >>> check_frame('{"type": "key", "key": "Q"}')
+    {'type': 'key', 'key': 'q'}
+    >>> check_frame('{"type": "choose", "list": "menu", "index": true}')
+    Traceback (most recent call last):
+    ...
+    audiocrib.web.gateway._Refused: A value in that message is of the wrong kind or too long.
+    """
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise _Refused(NOT_JSON) from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise _Refused(NOT_JSON)
+    fields = _FIELDS.get(message["type"])
+    if fields is None:
+        raise _Refused(UNKNOWN)
+    if set(message) != fields:
+        raise _Refused(WRONG_FIELDS)
+    kind = message["type"]
+    if kind == "hello":
+        token, name, settings = message["token"], message["name"], message["settings"]
+        # a token or name the server would not take is dropped by the session (the page's storage may be stale)
+        if not (_text(token, 200) and _text(name, 200) and (settings is None or isinstance(settings, dict))):
+            raise _Refused(BAD_VALUE)
+    elif kind == "key":
+        key = message["key"]
+        if not (isinstance(key, str) and (key in NAMED_KEYS or (len(key) == 1 and key.isprintable()
+                                                                and not key.isspace()))):
+            raise _Refused(BAD_VALUE)
+        message["key"] = key.lower() if len(key) == 1 and key.isascii() else key
+    elif kind == "line":
+        if not _text(message["text"], 300):
+            raise _Refused(BAD_VALUE)
+    else:
+        index = message["index"]
+        if message["list"] not in ("menu", "hand") or type(index) is not int or not 0 <= index < 100:
+            raise _Refused(BAD_VALUE)
+    return message
+
+
+def _text(value: object, most: int) -> bool:
+    return isinstance(value, str) and len(value) <= most and (value == "" or value.isprintable())
+
+
+def same_origin(request: web.Request) -> bool:
+    """True when the socket is opened by a page of this server (its Origin header names the Host it asked)."""
+    origin = request.headers.get("Origin")
+    host = request.headers.get("Host")
+    return origin is not None and host is not None and origin in (f"http://{host}", f"https://{host}")
+
+
+class Gateway:
+    """The ``/web`` sockets, each with its session; ``key`` is the secret the sessions' loopback connections
+    carry (`routes`), ``ssl_context`` what they trust."""
+
+    def __init__(self, limits: Limits, key: str, ssl_context: ssl.SSLContext | None,
+                 most_tabs: int = MOST_TABS) -> None:
+        self.limits = limits
+        self.most_tabs = most_tabs
+        self.key = key
+        self.ssl_context = ssl_context
+        self.sessions: set[WebSession] = set()
+        self._open: dict[str, int] = {}
+        self._connects: dict[str, TokenBucket] = {}
+
+    def loopback(self, request: web.Request) -> str:
+        """The address a session of ``request``'s connects to: this server, at the very address and port the
+        browser's connection came in on, on the gateway's path for its browser's address."""
+        sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
+        host, port = (sockname[0], sockname[1]) if sockname else ("127.0.0.1", 4121)
+        try:
+            ip = ipaddress.ip_address(host)
+            host = "127.0.0.1" if ip.is_unspecified else host
+        except ValueError:
+            host = "127.0.0.1"
+        shown = f"[{host}]" if ":" in host else host
+        scheme = "wss" if request.transport is not None and request.transport.get_extra_info("sslcontext") else "ws"
+        return f"{scheme}://{shown}:{port}/play/gateway/{self.key}/{browser_address(request)}"
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """One page's socket, from its upgrade to its close."""
+        if not same_origin(request):
+            return web.Response(status=403, text="The page's socket is for this server's own page.\n")
+        remote = browser_address(request)
+        lim = self.limits
+        if sum(self._open.values()) >= self.most_tabs:
+            return web.Response(status=503, text=FULL)
+        if self._open.get(remote, 0) >= lim.connections_per_address:
+            return web.Response(status=429, text="Too many connections from your address at once.\n")
+        bucket = self._connects.get(remote)
+        if bucket is None:
+            if len(self._connects) > 10_000:
+                self._connects = {k: b for k, b in self._connects.items() if not b.full}
+            bucket = self._connects[remote] = TokenBucket(lim.connects_rate, lim.connects_burst)
+        if not bucket.take():
+            return web.Response(status=429, text="Too many new connections from your address; wait a little.\n")
+        socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30.0, timeout=5.0)
+        await socket.prepare(request)
+        self._open[remote] = self._open.get(remote, 0) + 1
+        try:
+            await _Tab(self, socket, self.loopback(request)).run()
+        finally:
+            self._open[remote] -= 1
+            if not self._open[remote]:
+                del self._open[remote]
+        return socket
+
+    async def close_all(self) -> None:
+        """End every session (on shutdown), waiting a little for their connections to close."""
+        sessions = list(self.sessions)
+        for session in sessions:
+            session.stop()
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(None, s.join, 5.0) for s in sessions))
+
+
+def browser_address(request: web.Request) -> str:
+    """The browser's address as the server counts it (a proxy's, behind one), in the characters of an address."""
+    remote = request.remote or ""
+    try:
+        return str(ipaddress.ip_address(remote.split("%")[0]))
+    except ValueError:
+        return "unknown"
+
+
+class _Tab:
+    """One page's socket: its buckets, its session, and the messages on their way to it."""
+
+    def __init__(self, gateway: Gateway, socket: web.WebSocketResponse, address: str) -> None:
+        self.gateway = gateway
+        self.socket = socket
+        self.address = address
+        lim = gateway.limits
+        self.frames = TokenBucket(lim.messages_rate * 2, lim.messages_burst * 2)
+        self.keys = TokenBucket(KEYS_A_SECOND, KEYS_A_SECOND)
+        self.refusals = TokenBucket(lim.refusals_rate, lim.refusals_burst)
+        self.session: WebSession | None = None
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.loop = asyncio.get_running_loop()
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` for the page (from any thread)."""
+        with contextlib.suppress(RuntimeError):  # the server's loop has ended
+            self.loop.call_soon_threadsafe(self.outbox.put_nowait, message)
+
+    async def _writer(self) -> None:
+        while True:
+            message = await self.outbox.get()
+            if message is None or self.socket.closed:
+                return
+            if self.outbox.qsize() > MOST_OUTBOX:
+                await self.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"The page stopped reading.")
+                return
+            with contextlib.suppress(ConnectionError):
+                await self.socket.send_str(json.dumps(message))
+
+    async def run(self) -> None:
+        writer = asyncio.ensure_future(self._writer())
+        try:
+            await self._read()
+        finally:
+            if self.session is not None:
+                self.session.stop()
+                self.gateway.sessions.discard(self.session)
+            self.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 5)
+            writer.cancel()
+
+    async def _read(self) -> None:
+        socket, limits = self.socket, self.gateway.limits
+        while not socket.closed:
+            timeout = None if self.session is not None else limits.hello_seconds
+            try:
+                frame = await socket.receive(timeout=timeout)
+            except TimeoutError:
+                await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"No hello came in time.")
+                return
+            if frame.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+                return
+            if frame.type is WSMsgType.ERROR:  # over the size limit, or broken WebSocket
+                if not socket.closed:
+                    await socket.close(code=WSCloseCode.MESSAGE_TOO_BIG, message=b"That message was too big.")
+                return
+            if not self.frames.take():
+                await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"Too many messages; slow down.")
+                return
+            try:
+                if frame.type is not WSMsgType.TEXT:
+                    raise _Refused("A message must be sent as text, not as binary data.")
+                await self._one(check_frame(frame.data))
+            except _Refused as refusal:
+                if not self.refusals.take():
+                    await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"Too many refused messages.")
+                    return
+                self.send({"type": "say", "text": str(refusal), "interrupt": False})
+            except Exception:  # a fault of the gateway's: this tab ends, the others go on
+                _log.exception("A page's message could not be answered.")
+                await socket.close(code=WSCloseCode.INTERNAL_ERROR, message=b"The server failed on that message.")
+                return
+
+    async def _one(self, message: dict[str, Any]) -> None:
+        session = self.session
+        if message["type"] == "hello":
+            if session is not None and not session.ended.is_set():
+                raise _Refused(HELLO_TWICE)
+            if session is not None:  # the player quit, and starts again
+                self.gateway.sessions.discard(session)
+            session = self.session = WebSession(self.send, self.address, self.gateway.ssl_context,
+                                                message["token"], message["name"], message["settings"])
+            self.gateway.sessions.add(session)
+            await asyncio.get_running_loop().run_in_executor(None, session.start)
+            return
+        if session is None:
+            raise _Refused(HELLO_FIRST)
+        if message["type"] == "key" and not self.keys.take():
+            return  # a key held down: the rest of this second's repeats are dropped
+        session.give(message)

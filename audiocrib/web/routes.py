@@ -1,0 +1,119 @@
+"""What ``audiocrib serve`` serves to a browser: the page at ``/`` (and its files at ``/page/``), the sound cues at
+``/sounds/NAME.wav``, the page's socket at ``/web``, and the gateway's own loopback path to ``/play``; with the same
+security headers on every response, the terminal's ``/play`` included.
+
+The files served are found when the server starts, by name: the page's folder as shipped, and one WAV file per
+cue of `audiocrib.telling.cues.CUES` in the sounds folder; a path is never taken from a request.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+import ssl
+from functools import partial
+from pathlib import Path
+
+from aiohttp import web
+
+from audiocrib.server.app import Server
+from audiocrib.sound.player import SOUNDS
+from audiocrib.telling.cues import CUES
+from audiocrib.web.gateway import MOST_TABS, Gateway
+
+__all__ = ["HEADERS", "PAGE", "SOCKET", "add_pages", "pages_for", "trusting"]
+
+PAGE = Path(__file__).resolve().parent / "page"
+"""The page's files, shipped in the package."""
+SOCKET = "/web"
+HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                               "media-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+                               "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""On every response."""
+_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wav": "audio/wav",
+          ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon", ".txt": "text/plain"}
+NO_PAGE = "This audiocrib server has no web page installed; connect to it from audiocrib, at /play.\n"
+
+
+def trusting(certfile: Path | None) -> ssl.SSLContext | None:
+    """What the gateway's loopback connections trust: exactly the server's own certificate (the name in it is
+    the server's public name, not the loopback address, so the name is not checked); None without TLS."""
+    if certfile is None:
+        return None
+    context = ssl.create_default_context(cafile=str(certfile))
+    context.check_hostname = False
+    context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN  # the server's own certificate is the trust anchor
+    return context
+
+
+def pages_for(certfile: Path | None) -> partial[None]:
+    """The ``pages`` for `audiocrib.server.serve.serve`, for a server with ``certfile`` (None: no TLS)."""
+    return partial(add_pages, certfile=certfile)  # read once the server has checked the certificate
+
+
+def _files(folder: Path, suffixes: tuple[str, ...]) -> dict[str, Path]:
+    if not folder.is_dir():
+        return {}
+    return {path.name: path for path in sorted(folder.iterdir())
+            if path.is_file() and path.suffix in suffixes and path.name.isascii()}
+
+
+def add_pages(app: web.Application, server: Server, certfile: Path | None = None, most_tabs: int = MOST_TABS) -> None:
+    """Add the page, its files, the sounds, the page's socket and the gateway's loopback path to ``app`` (for a
+    server with TLS from ``certfile``, taking at most ``most_tabs`` tabs at once)."""
+    gateway = Gateway(server.limits, secrets.token_hex(16), trusting(certfile), most_tabs)
+    page = _files(PAGE, tuple(_TYPES))
+    sounds = {f"{cue.replace(' ', '-')}.wav": SOUNDS / f"{cue.replace(' ', '-')}.wav" for cue in CUES}
+    sounds = {name: path for name, path in sounds.items() if path.is_file()}
+
+    async def front(request: web.Request) -> web.StreamResponse:
+        if "index.html" not in page:
+            return web.Response(text=NO_PAGE)
+        return _file(page["index.html"], "no-cache")
+
+    async def page_file(request: web.Request) -> web.StreamResponse:
+        found = page.get(request.match_info["name"])
+        if found is None:
+            raise web.HTTPNotFound(text="No such file.\n")
+        return _file(found, "no-cache")
+
+    async def sound(request: web.Request) -> web.StreamResponse:
+        found = sounds.get(request.match_info["name"])
+        if found is None:
+            raise web.HTTPNotFound(text="No such sound.\n")
+        return _file(found, "max-age=3600")
+
+    async def loopback(request: web.Request) -> web.StreamResponse:
+        """A session's own connection to ``/play``: counted as its browser's address (see `Server.handle`)."""
+        if not hmac.compare_digest(request.match_info["key"].encode("ascii", "replace"), gateway.key.encode()):
+            raise web.HTTPNotFound(text="No such page.\n")
+        try:
+            browser = str(ipaddress.ip_address(request.match_info["browser"]))
+        except ValueError:
+            browser = "unknown"
+        return await server.handle(request, remote=browser)
+
+    async def headers(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.update(HEADERS)
+
+    async def closing(_app: web.Application) -> None:
+        await gateway.close_all()
+
+    app.router.add_get("/", front)
+    app.router.add_get("/page/{name}", page_file)
+    app.router.add_get("/sounds/{name}", sound)
+    app.router.add_get(SOCKET, gateway.handle)
+    app.router.add_get("/play/gateway/{key}/{browser}", loopback)
+    app.on_response_prepare.append(headers)
+    app.on_shutdown.insert(0, closing)
+
+
+def _file(path: Path, cache: str) -> web.FileResponse:
+    response = web.FileResponse(path, headers={"Cache-Control": cache,
+                                               "Content-Type": _TYPES.get(path.suffix, "application/octet-stream")})
+    return response

@@ -1,0 +1,316 @@
+"""The browser page (audiocrib/web/page) for real: headless Chromium (tests/browser_driver.py) on a real
+``audiocrib serve`` over loopback. Keys reach the session, the name is typed in the page's text box, chat is shown
+as text, a held key does not flood, the focus comes back to the game area, the live region and the visible log
+get the same texts in order, a reload puts the player back, and a dropped server is shown and reconnected to.
+
+What the page sends is read by wrapping the page's WebSocket ``send`` (in the page, after it loaded): the frames
+are the page's own, sent to the real server."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.keys import Keys
+
+from tests.browser_driver import GAME_AREA, Browser, require_browser, wait_until
+from tests.test_serve import Running
+
+SPY = """
+if (!window.__sent) {
+  window.__sent = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) { window.__sent.push(String(data)); return send.call(this, data); };
+}
+window.__sent.length = 0;
+"""
+"""Keeps every frame the page sends from now on in ``window.__sent`` (emptied at each call)."""
+
+PLAYED = """
+window.__played = [];
+HTMLMediaElement.prototype.play = function () {
+  window.__played.push([this.src, this.volume]);
+  return Promise.resolve();
+};
+"""
+"""Keeps the sound and volume of every cue the page plays from now on in ``window.__played`` (not played: the
+test browser is muted anyway)."""
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    running = Running(tmp_path_factory.mktemp("serve") / "data")
+    yield running
+    if running.process.poll() is None:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    require_browser()
+    opened = Browser(tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield opened
+    finally:
+        opened.quit()
+
+
+def url(server: Running) -> str:
+    return f"http://127.0.0.1:{server.port}/"
+
+
+def shown(page: Browser, element: str) -> bool:
+    return bool(page.script("const e = document.getElementById(arguments[0]); return !!e && !e.hidden;", element))
+
+
+def focused(page: Browser) -> str:
+    """The focused element: its id, or its role, or its tag."""
+    return str(page.script("const e = document.activeElement;"
+                           "return e.id || e.getAttribute('role') || e.tagName.toLowerCase();"))
+
+
+def log_texts(page: Browser) -> list[str]:
+    texts = page.script("return Array.from(document.querySelectorAll('#log li'), (e) => e.textContent);")
+    return [str(text) for text in texts]
+
+
+def menu(page: Browser) -> tuple[list[str], int]:
+    """The menu's button texts, and the index of the one marked aria-current (-1 if none)."""
+    items, current = page.script(
+        "const b = Array.from(document.querySelectorAll('#menu button'));"
+        "return [b.map((e) => e.textContent), b.findIndex((e) => e.getAttribute('aria-current') === 'true')];")
+    return [str(item) for item in items], int(current)
+
+
+def spy(page: Browser) -> None:
+    page.script(SPY)
+
+
+def sent(page: Browser) -> list[dict[str, Any]]:
+    return [json.loads(frame) for frame in page.script("return window.__sent || [];")]
+
+
+def click_item(page: Browser, text: str) -> None:
+    """Click the menu's button whose text starts with ``text`` once it is there."""
+    wait_until(lambda: any(item.startswith(text) for item in menu(page)[0]), f"the menu item {text!r}")
+    page.script("Array.from(document.querySelectorAll('#menu button'))"
+                ".find((e) => e.textContent.startsWith(arguments[0])).click();", text)
+
+
+def type_line(page: Browser, text: str) -> None:
+    """Wait for the text box to be shown and focused, type ``text`` and Enter."""
+    try:
+        wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box, focused")
+    except AssertionError as error:
+        raise AssertionError(f"{error}; last heard: {log_texts(page)[-6:]}, focused: {focused(page)}") from None
+    page.driver.switch_to.active_element.send_keys(text, Keys.ENTER)
+
+
+def forget(page: Browser, server: Running) -> None:
+    """Open the page with nothing kept: what the page kept is cleared, and kept from being written again by the
+    page still open (a "keep" on its way) until it reloads."""
+    page.open(url(server))
+    page.script("Storage.prototype.setItem = function () {}; localStorage.clear();")
+    page.reload()
+
+
+def sit_down(page: Browser, server: Running, name: str) -> None:
+    """A fresh browser (nothing kept) opens the page and gives ``name``; then the lobby's menu is shown."""
+    forget(page, server)
+    type_line(page, name)
+    wait_until(lambda: not shown(page, "typing") and menu(page)[0], "the lobby after the name")
+
+
+def test_the_name_is_typed_in_the_text_box_and_the_focus_comes_back(page: Browser, server: Running) -> None:
+    forget(page, server)
+    wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box, focused, for the name")
+    label = page.script("return document.getElementById('line').labels[0].textContent;")
+    assert label, "the text box has the session's prompt as its label"
+    assert page.script("return document.getElementById('line').type;") == "text"
+    page.driver.switch_to.active_element.send_keys("Ann", Keys.ENTER)
+    wait_until(lambda: not shown(page, "typing"), "the text box to go once the name is taken")
+    assert focused(page) == "game"
+    assert page.script("return document.activeElement.matches(arguments[0]);", GAME_AREA)
+    wait_until(lambda: menu(page)[0], "the lobby's menu")
+    kept = json.loads(page.script("return localStorage.getItem('audiocrib.keep');"))
+    assert kept["name"] == "Ann" and kept["token"], kept
+
+
+def test_keys_reach_the_session_and_move_the_menu(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Bob")
+    spy(page)
+    items, before = menu(page)
+    heard = page.press("down")
+    assert heard, "the down arrow was answered in the live region"
+    wait_until(lambda: menu(page)[1] == (before + 1) % len(items), "the menu's current item to move down")
+    page.press("W")  # a capital letter goes as the small one
+    assert sent(page) == [{"type": "key", "key": "down"}, {"type": "key", "key": "w"}]
+
+
+def test_the_browser_keeps_its_own_keys(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Cy")
+    spy(page)
+    kept = page.script("""
+        const game = document.querySelector(arguments[0]);
+        const press = (init) => game.dispatchEvent(new KeyboardEvent('keydown', {bubbles: true, cancelable: true,
+                                                                                 ...init}));
+        return [press({key: 'r', ctrlKey: true}), press({key: 'F5'}), press({key: 'Tab'}),
+                press({key: 'l', altKey: true}), press({key: 'c', metaKey: true}), press({key: 'Shift'})];
+        """, GAME_AREA)
+    assert kept == [True] * 6, "Control R, F5, Tab, Alt and Meta keys and Shift alone are left to the browser"
+    assert page.script("""
+        const game = document.querySelector(arguments[0]);
+        return game.dispatchEvent(new KeyboardEvent('keydown', {bubbles: true, cancelable: true, key: '?'}));
+        """, GAME_AREA) is False, "a key the game takes is kept from the browser and the screen reader"
+    wait_until(lambda: sent(page), "the question mark to be sent")
+    assert sent(page) == [{"type": "key", "key": "?"}]
+
+
+def test_a_held_key_is_sent_once_and_a_held_arrow_repeats(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Dee")
+    page.press("z")
+    spy(page)
+    start = len(page.heard)
+    assert page.hold("z", 1.0) > 20
+    wait_until(lambda: len(page.heard) > start, "the answer to the held key")
+    page.press("r")  # the held key's answers are all in once this one's answer has come
+    assert sent(page).count({"type": "key", "key": "z"}) == 1
+    assert len(page.heard) - start <= 4, page.heard[start:]  # one answer to z, one to r (not thirty to z)
+    spy(page)
+    page.hold("down", 0.5, rate=20)
+    wait_until(lambda: len(sent(page)) > 3, "the held arrow's repeats")
+    assert {frame["key"] for frame in sent(page)} == {"down"}
+
+
+def test_chat_is_shown_as_text_and_nothing_runs(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Eve")
+    click_item(page, "Create a table")
+    click_item(page, "Create the table")
+    wait_until(lambda: any(item.startswith("Leave the table") for item in menu(page)[0]), "the waiting room")
+    page.focus_game()
+    page.press("/")
+    type_line(page, HOSTILE)
+    page.hears(lambda text: text.endswith(HOSTILE))
+    wait_until(lambda: not shown(page, "typing"), "the text box to go once the message is sent")
+    assert focused(page) == "game"
+    assert any(text.endswith(HOSTILE) for text in log_texts(page))
+    assert page.script("return document.querySelectorAll('img').length;") == 0
+    with pytest.raises(NoAlertPresentException):
+        page.driver.switch_to.alert.text  # noqa: B018
+
+
+def test_the_live_region_and_the_log_get_the_same_texts_in_order(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Fay")
+    page.press("down", "down", "f1", "up", "r")
+    click_item(page, "Who is here")
+    wait_until(lambda: len(log_texts(page)) == len(page.heard), "the log to catch up")
+    assert log_texts(page) == page.heard
+    assert len(page.heard) >= 6
+
+
+def test_the_focus_stays_on_a_button_while_the_screen_changes(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Gus")
+    page.script("Array.from(document.querySelectorAll('#menu button'))"
+                ".find((e) => e.textContent.startsWith('Refresh')).focus();")
+    before = len(page.heard)
+    page.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_until(lambda: len(page.heard) > before, "the refreshed lobby")
+    assert page.script("return document.activeElement.textContent;").startswith("Refresh")
+
+
+def test_a_reload_puts_the_player_back_without_asking_the_name(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Hal")
+    kept = page.script("return localStorage.getItem('audiocrib.keep');")
+    page.reload()
+    wait_until(lambda: menu(page)[0], "the lobby again")
+    assert not shown(page, "typing")
+    assert focused(page) == "game"
+    assert page.script("return localStorage.getItem('audiocrib.keep');") == kept
+
+
+def test_the_hand_and_the_menu_are_buttons_with_marks_not_only_in_colour(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Jo")
+    click_item(page, "Create a table")
+    page.press("left")  # one seat for a person, the other a computer player's
+    click_item(page, "Create the table")
+    current = page.script("return getComputedStyle(document.querySelector('#menu [aria-current]'), '::before')"
+                          ".content;")
+    assert current not in ("none", "normal", ""), "the current menu item has a mark before it"
+    page.script(PLAYED)
+    click_item(page, "Start the game")
+    wait_until(lambda: page.script("return document.querySelectorAll('#hand button').length;") == 6,
+               "the six cards of the deal as buttons")
+    played = wait_until(lambda: page.script("return window.__played;"), "a sound cue (the deal's)")
+    volume = json.loads(page.script("return localStorage.getItem('audiocrib.keep');"))["settings"]["volume"]
+    for src, at in played:
+        assert re.fullmatch(rf"{url(server)}sounds/[a-z0-9_-]+\.wav", src) and at == pytest.approx(volume), played
+    assert page.script("return document.querySelectorAll('#status li').length;") > 0
+    before = len(page.heard)
+    page.script("document.querySelector('#hand button').click();")
+    wait_until(lambda: page.script("return document.querySelector('#hand button').getAttribute('aria-pressed');")
+               == "true", "the card pressed to be marked")
+    assert len(page.heard) > before, "the session said the card was marked"
+    marks = page.script("""
+        const [marked, plain] = document.querySelectorAll('#hand button');
+        return [getComputedStyle(marked, '::after').content, getComputedStyle(plain, '::after').content,
+                getComputedStyle(marked).borderTopStyle, getComputedStyle(plain).borderTopStyle];""")
+    assert marks[0] not in ("none", "normal") and marks[1] in ("none", "normal"), marks
+    assert marks[2] != marks[3], "a marked card's border differs in shape, not only colour"
+    assert page.script("return document.querySelector('#hand button').textContent;").endswith(
+        page.script("return document.querySelector('#hand .words').textContent;"))
+    for width in (375, 640):  # a phone, and a desktop window at 200% zoom: one column, no sideways scrolling
+        page.driver.set_window_size(width, 800)
+        wait_until(lambda width=width: page.script("return window.innerWidth;") <= width, f"a {width} px window")
+        assert page.script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth;")
+    page.screenshots("page-table-marked")
+
+
+def test_quitting_says_goodbye_and_a_button_starts_again(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Kim")
+    click_item(page, "Quit")
+    wait_until(lambda: shown(page, "bye"), "the button to start again")
+    label = page.script("return document.getElementById('again').textContent;")
+    assert label and page.heard[-1] == label
+    assert focused(page) == "again"
+    assert not page.script("return document.querySelectorAll('#menu button').length;")
+    before = len(page.heard)
+    page.driver.switch_to.active_element.click()
+    wait_until(lambda: len(page.heard) > before and menu(page)[0], "a new session, in the lobby")
+    assert not shown(page, "bye") and not shown(page, "typing")
+    assert focused(page) == "game"
+
+
+def free_port() -> int:
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        return int(listening.getsockname()[1])
+
+
+def test_a_dropped_server_is_shown_and_the_page_connects_again(page: Browser, tmp_path: Path) -> None:
+    port = free_port()
+    first = Running(tmp_path / "data", "--port", str(port))
+    try:
+        sit_down(page, first, "Ivy")
+    finally:
+        first.stop()
+    down = page.script("return document.getElementById('connection').dataset.down;")
+    wait_until(lambda: page.script("return document.getElementById('connection').textContent;") == down,
+               "the page to show it is disconnected")
+    assert page.script("return document.getElementById('connection').getAttribute('role');") == "status"
+    heard = len(page.heard)
+    again = Running(tmp_path / "data", "--port", str(port))
+    try:
+        wait_until(lambda: page.script("return document.getElementById('connection').textContent;") == "",
+                   "the page to connect again", timeout=20)
+        wait_until(lambda: len(page.heard) > heard, "the session to speak again")
+        assert not shown(page, "typing"), "the name is not asked again"
+    finally:
+        again.stop()
