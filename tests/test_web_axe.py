@@ -59,7 +59,7 @@ def test_every_screen_has_no_serious_or_critical_violation(server: Running, brow
     page.choose("Table setup")
     check("table-setup")
     page.go_to("Game to")
-    assert page.press("left")[-1].startswith("Game to: 61"), page.heard[-1]
+    assert page.press("left", "left")[-1].startswith("Game to: 61"), page.heard[-1]
     page.press("escape")
     page.choose("Create the table")
     page.hears(lambda text: text.startswith("At table "))
