@@ -142,7 +142,14 @@ def first_discard(page: Browser) -> None:
     page.hold("c", 2.0)
     assert len([f for f in page.sent("key") if f["key"] == "c"]) - before == 1
     page.settle(0.2)
+    page.press("/")  # chat at the table: the text box takes focus; Escape in it cancels, focus back on the game
+    wait_until(lambda: page.script("return document.activeElement.id;") == "line", "focus in the text box")
+    page.driver.switch_to.active_element.send_keys("\ue00c")
+    wait_until(lambda: page.script("return document.activeElement.getAttribute('role');") == "application",
+               "focus back on the game area")
+    page.settle(0.1)
     page.press("escape")
+    wait_until(lambda: (page.screen().get("menu") or {}).get("items"), "the game menu")
     assert page.screen()["menu"]["items"][0].lower().startswith("resume"), page.screen()
     page.press("enter")  # resume
     wait_until(lambda: page.screen().get("mode") == "discard", "back at the table")
