@@ -288,6 +288,77 @@ def test_quitting_says_goodbye_and_a_button_starts_again(page: Browser, server: 
     assert focused(page) == "game"
 
 
+SPOKEN = """
+window.__spoken = [];
+window.__cancelled = 0;
+speechSynthesis.speak = (utterance) => { window.__spoken.push([utterance.text, utterance.rate]); };
+speechSynthesis.cancel = () => { window.__cancelled += 1; };
+"""
+"""Keeps what the page gives the browser's voice from now on in ``window.__spoken`` (the text and the rate), and
+counts its cancels, in ``window.__cancelled``."""
+
+
+def kept(page: Browser) -> dict[str, Any]:
+    found = json.loads(page.script("return localStorage.getItem('audiocrib.keep');"))
+    assert isinstance(found, dict)
+    return found
+
+
+def test_the_built_in_voice_speaks_the_announcements_once_the_settings_turn_it_on(page: Browser,
+                                                                                   server: Running) -> None:
+    sit_down(page, server, "Lu")
+    page.script(SPOKEN)
+    page.press("down")
+    assert page.script("return window.__spoken;") == [], "no voice while the speech setting leaves it off"
+    click_item(page, "Settings")
+    wait_until(lambda: menu(page)[0][0].startswith("Speech"), "the settings")
+    for _ in range(8):
+        if kept(page)["settings"]["voice"]:
+            break
+        page.press("right")
+    assert kept(page)["settings"]["voice"] is True
+    page.script(SPOKEN)
+    heard = page.press("down", "down")
+    wait_until(lambda: len(page.script("return window.__spoken;")) >= len(heard), "the voice to catch up")
+    spoken = page.script("return window.__spoken;")
+    assert [text for text, _ in spoken] == page.heard[page.mark:]
+    assert all(rate == pytest.approx(kept(page)["settings"]["rate"]) for _, rate in spoken)
+    assert page.script("return window.__cancelled;") >= 1, "a key press stopped the voice (the session's silence)"
+
+
+WATCH = """
+window.__faults = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__faults.push('CSP: ' + e.violatedDirective));
+window.addEventListener('error', (e) => window.__faults.push('error: ' + e.message), true);
+window.addEventListener('unhandledrejection', (e) => window.__faults.push('rejection: ' + e.reason));
+"""
+"""Installed before the page's own scripts: keeps in ``window.__faults`` every Content Security Policy violation,
+script error and unhandled rejection."""
+
+PAGE_FILES = Path(__file__).resolve().parent.parent / "audiocrib" / "web" / "page"
+
+
+def test_the_page_runs_under_its_policy_with_no_fault(page: Browser, server: Running) -> None:
+    watching = page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH})
+    try:
+        sit_down(page, server, "Max")
+        page.press("down", "?", "f1")
+        click_item(page, "Who is here")
+        wait_until(lambda: page.script("return performance.getEntriesByType('resource').length;") >= 3,
+                   "the page's files")
+        loaded = page.script("return performance.getEntriesByType('resource')"
+                             ".map((e) => [e.name, e.responseStatus, e.initiatorType]);")
+        assert {name.rsplit("/", 1)[1] for name, _, _ in loaded} >= {"page.css", "page.js", "icon.svg"}, loaded
+        assert all(status == 200 for _, status, _ in loaded), loaded
+        assert page.script("return window.__faults;") == []
+    finally:
+        page.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": watching["identifier"]})
+    html = (PAGE_FILES / "index.html").read_text(encoding="utf-8")
+    assert not re.search(r"<script(?![^>]*\bsrc=)|<style|\sstyle=|\son[a-z]+=", html), "no inline script or style"
+    script = (PAGE_FILES / "page.js").read_text(encoding="utf-8")
+    assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function", script)
+
+
 def free_port() -> int:
     with socket.socket() as listening:
         listening.bind(("127.0.0.1", 0))
