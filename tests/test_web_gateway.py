@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
+import shutil
+import ssl
+import string
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +21,19 @@ import pytest
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
 from audiocrib.telling.narrator import Narrator
+from audiocrib.web.gateway import (
+    BAD_VALUE,
+    HELLO_FIRST,
+    HELLO_TWICE,
+    KEYS_A_SECOND,
+    MAX_FRAME,
+    NOT_JSON,
+    UNKNOWN,
+    WRONG_FIELDS,
+)
 from audiocrib.web.routes import HEADERS
+from audiocrib.web.websession import BYE, NOT_NOW
+from tests.online_driver import until
 from tests.test_online import heard_in_order
 from tests.test_serve import Running, serving
 
@@ -32,9 +49,10 @@ def server(tmp_path: Path) -> Iterator[Running]:
 class Page:
     """One browser tab speaking the page's protocol: what it was sent, and keys, lines and choices to send."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, tls: ssl.SSLContext | None = None) -> None:
         self.port = port
-        self.base = f"http://127.0.0.1:{port}"
+        self.tls = tls
+        self.base = f"{'https' if tls else 'http'}://127.0.0.1:{port}"
         self.got: list[dict[str, Any]] = []
         self.socket: aiohttp.ClientWebSocketResponse | None = None
         self._http: aiohttp.ClientSession | None = None
@@ -43,8 +61,12 @@ class Page:
 
     async def open(self, origin: str | None = None) -> None:
         self._http = aiohttp.ClientSession()
-        self.socket = await self._http.ws_connect(f"{self.base}/web",
-                                                  headers={"Origin": origin if origin is not None else self.base})
+        try:
+            self.socket = await self._http.ws_connect(f"{self.base}/web", ssl=self.tls or True, headers={
+                "Origin": origin if origin is not None else self.base})
+        except aiohttp.ClientError:
+            await self._http.close()
+            raise
         self._reader = asyncio.ensure_future(self._read())
 
     async def _read(self) -> None:
@@ -177,8 +199,10 @@ async def play_match(page: Page, timeout: float = 240.0) -> None:
         if loop.time() > end:
             raise AssertionError(f"the match did not end: {screen}; {page.said[-5:]}")
         mark = len(page.got)
-        if mode == "discard":
-            await page.key("1", "2", "enter")
+        if mode == "discard":  # the first two cards' buttons, then Enter
+            await page.send({"type": "choose", "list": "hand", "index": 0})
+            await page.send({"type": "choose", "list": "hand", "index": 1})
+            await page.key("enter")
         elif mode == "play":
             playable = [i for i, card in enumerate(screen["hand"]) if card.get("playable")]
             if not playable:
@@ -268,3 +292,214 @@ def test_every_response_has_the_security_headers_and_the_sounds_route_serves_onl
         assert b"[project]" not in body and b"import" not in body
     assert seen["/web"][0] == 403  # no Origin: not the server's own page
     assert seen["/"][0] == 200
+
+
+async def people_connected(port: int) -> list[str]:
+    """Who the server counts as connected, asked by a terminal's protocol at ``/play``."""
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"ws://127.0.0.1:{port}/play") as socket:
+        name = "Watcher " + "".join(random.choice(string.ascii_letters) for _ in range(12))
+        await socket.send_json({"type": "hello", "name": name, "token": None, "password": None, "version": 1})
+        assert (await socket.receive_json(timeout=10))["type"] == "welcome"
+        await socket.send_json({"type": "lobby"})
+        while True:
+            answer = await socket.receive_json(timeout=10)
+            if answer["type"] == "lobby_list":
+                return [person for person in answer["people"] if not person.startswith("Watcher")]
+
+
+def test_a_tab_that_goes_away_lets_go_of_its_seat_and_the_kept_token_puts_the_player_back_at_it(
+        server: Running) -> None:
+    first, again = Page(server.port), Page(server.port)
+
+    async def script() -> None:
+        try:
+            await sign_in(first, "Ann")
+            assert await people_connected(server.port) == ["Ann"]
+            await make_table(first)
+            dealt = await first.screen(lambda s: s["mode"] == "discard")
+            keep = first.last("keep")
+            assert "this server" in " ".join(first.said) and "127.0.0.1" not in " ".join(first.said)
+        finally:
+            await first.close()
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 15
+        while await people_connected(server.port):  # the tab's session ended, and its connection with it
+            assert loop.time() < end, "the server still counts Ann as connected"
+            await asyncio.sleep(0.2)
+        try:
+            await again.open()
+            await again.hello(keep["token"], keep["name"], keep["settings"])
+            await again.hears("Back at table 1.")
+            back = await again.screen(lambda s: s["mode"] == "discard")
+            assert [card["short"] for card in back["hand"]] == [card["short"] for card in dealt["hand"]]
+            assert again.last("keep")["token"] == keep["token"]
+            assert await people_connected(server.port) == ["Ann"]
+        finally:
+            await again.close()
+
+    asyncio.run(script())
+
+
+def test_the_lobby_is_a_browsers_main_menu_with_settings_and_quit_and_no_game_on_the_hosts_computer(
+        server: Running) -> None:
+    page = Page(server.port)
+
+    async def script() -> None:
+        try:
+            await sign_in(page, "Bea")
+            mark = await page.send({"type": "key", "key": "escape"})
+            await page.hears("This is the lobby, the first screen here; Settings and Quit are at the end of its"
+                             " list.", since=mark)
+            assert page.last("screen")["mode"] == "lobby"
+            await page.choose("Settings")
+            await page.screen(lambda s: s["mode"] == "settings")
+            await page.menu_to("Speech")
+            await page.key("right")  # the speech: your screen reader, then the built-in voice
+            mark = await page.send({"type": "key", "key": "right"})
+            await page.hears(lambda s: s.startswith("Speech: the built-in voice"), since=mark)
+            await page.screen(lambda s: True, since=mark)
+            kept = page.last("keep")["settings"]
+            assert kept["voice"] is True and kept["session"]["speech"] == "tts"
+            mark = await page.send({"type": "key", "key": "escape"})
+            await page.screen(lambda s: s["mode"] == "lobby", since=mark)
+            # the new table's setup has "Start the game": in a browser it goes back to the new table
+            await page.choose("Create a table")
+            await page.menu_to("Table setup")
+            mark = await page.send({"type": "key", "key": "enter"})
+            await page.screen(lambda s: s["mode"] == "table setup", since=mark)
+            mark = len(page.got)
+            await page.choose("Start the game")
+            await page.screen(lambda s: s["mode"] == "new table", since=mark)
+            assert not any(s.startswith("Dealing") or "The game begins" in s for s in page.said[-5:])
+            mark = await page.send({"type": "key", "key": "escape"})
+            await page.screen(lambda s: s["mode"] == "lobby", since=mark)
+            mark = len(page.got)
+            await page.choose("Change your name")
+            await page.screen(lambda s: s["typing"] is not None, since=mark)
+            mark = await page.send({"type": "key", "key": "escape"})  # no main menu to go back to: asked again
+            await page.hears(lambda s: s.startswith("Type the name the others will hear"), since=mark)
+            mark = await page.send({"type": "line", "text": "Bea"})
+            await page.screen(lambda s: s["mode"] == "lobby", since=mark)
+            mark = len(page.got)
+            await page.choose("Quit")
+            await page.hears("Goodbye.", since=mark)
+            await until(lambda: page.got[-1]["type"] == "bye", "the bye")
+            assert page.got[-1]["text"] == BYE
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 15
+            while await people_connected(server.port):  # quitting let go of the connection
+                assert loop.time() < end, "the server still counts Bea as connected"
+                await asyncio.sleep(0.2)
+            keep = page.last("keep")
+            mark = len(page.got)
+            await page.hello(keep["token"], keep["name"], keep["settings"])  # the page's "play again"
+            await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
+            assert await people_connected(server.port) == ["Bea"]
+        finally:
+            await page.close()
+
+    asyncio.run(script())
+
+
+REFUSALS = {NOT_JSON, UNKNOWN, WRONG_FIELDS, BAD_VALUE, HELLO_FIRST, HELLO_TWICE,
+            "A message must be sent as text, not as binary data."}
+
+
+def test_hostile_frames_get_one_sentence_each_floods_are_cut_and_other_tabs_go_on(server: Running) -> None:
+    calm, flood, big = (Page(server.port) for _ in range(3))
+    hostile = Page(server.port)
+
+    async def script() -> None:
+        nonlocal hostile
+        try:
+            await sign_in(calm, "Cal")
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await Page(server.port).open(origin="http://evil.example")
+            assert refused.value.status == 403
+            await hostile.open()
+            mark = await hostile.send({"type": "key", "key": "down"})
+            await hostile.hears(HELLO_FIRST, since=mark)
+            await hostile.hello(name="<img src=x onerror=alert(1)>",
+                                settings={"session": {"pace": "fast", "rate": 10**9}, "voice": "yes"})
+            await hostile.hears(lambda s: s.startswith("Type the name the others will hear"))
+            keep = hostile.last("keep")
+            assert keep["name"] == "" and keep["settings"]["session"]["pace"] == 1.5  # the defaults
+            for frame, sentence in [
+                ("not json", NOT_JSON), ("[1, 2]", NOT_JSON), ('{"type": 5}', NOT_JSON), ("{" * 3000, NOT_JSON),
+                ('{"type": "launch"}', UNKNOWN), ('{"type": "key", "key": "z", "also": 1}', WRONG_FIELDS),
+                ('{"type": "key"}', WRONG_FIELDS), ('{"type": "key", "key": 5}', BAD_VALUE),
+                ('{"type": "key", "key": "ctrl-alt-delete"}', BAD_VALUE), ('{"type": "key", "key": "\\u0007"}',
+                                                                           BAD_VALUE),
+                ('{"type": "line", "text": "' + "x" * 301 + '"}', BAD_VALUE),
+                ('{"type": "line", "text": "a\\u001b[2Jb"}', BAD_VALUE),
+                ('{"type": "choose", "list": "menu", "index": true}', BAD_VALUE),
+                ('{"type": "choose", "list": "menu", "index": -1}', BAD_VALUE),
+                ('{"type": "choose", "list": "deck", "index": 0}', BAD_VALUE),
+                ('{"type": "hello", "token": "", "name": "", "settings": null}', HELLO_TWICE),
+                (b"\x00\x01binary", "A message must be sent as text, not as binary data."),
+            ]:
+                if sum(1 for said in hostile.said if said in REFUSALS) >= 9:  # ten refused close the socket
+                    await hostile.close()
+                    hostile = Page(server.port)
+                    await hostile.open()
+                    await hostile.hello()
+                mark = await hostile.send(frame)
+                await hostile.hears(sentence, since=mark)
+            mark = await hostile.send({"type": "choose", "list": "hand", "index": 3})
+            await hostile.hears(NOT_NOW, since=mark)
+            mark = await hostile.send({"type": "line", "text": "<b>Eve</b>"})  # the name's own check answers
+            await hostile.hears(lambda s: s.startswith("A name"), since=mark)
+            for _ in range(10):  # refused, and refused again: the socket is closed
+                await hostile.send("not json")
+            await until(lambda: hostile.closed is not None, "the hostile tab's close")
+            assert hostile.socket is not None and hostile.socket.close_code == 1008
+
+            await flood.open()
+            await flood.hello()
+            await flood.screen(lambda s: s["typing"] is not None)
+            mark = len(flood.got)
+            for _ in range(60):  # a key held down: up arrow reads the line back, once a key
+                await flood.send({"type": "key", "key": "up"})
+            await asyncio.sleep(2)
+            answered = sum(1 for m in flood.got[mark:] if m["type"] == "say" and m["text"].startswith("Your name"))
+            assert 0 < answered <= KEYS_A_SECOND + 5, answered
+
+            await big.open()
+            await big.hello()
+            await big.send({"type": "line", "text": "x" * MAX_FRAME})
+            await until(lambda: big.closed is not None, "the big frame's close")
+            assert big.socket is not None and big.socket.close_code == 1009
+
+            mark = await calm.send({"type": "key", "key": "down"})  # the other tab never noticed
+            await calm.hears("Join a table by its code. 2 of 7.", since=mark)
+        finally:
+            for page in (calm, hostile, flood, big):
+                await page.close()
+
+    asyncio.run(script())
+
+
+def test_with_a_certificate_the_page_is_served_over_tls_and_its_sessions_trust_the_servers_own_certificate(
+        tmp_path: Path) -> None:
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make the test's certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    # the certificate names another host, as a real one would: the loopback connection must still trust it
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                    "/CN=crib.example.org", "-addext", "subjectAltName=DNS:crib.example.org,IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    running = Running(tmp_path / "data", "--certfile", str(cert), "--keyfile", str(key))
+    page = Page(running.port, ssl.create_default_context(cafile=str(cert)))
+
+    async def script() -> None:
+        try:
+            await sign_in(page, "Tia")
+            assert page.base.startswith("https://")
+        finally:
+            await page.close()
+
+    try:
+        assert f"In a web browser, friends open https://127.0.0.1:{running.port}/ and play there." in running.lines
+        asyncio.run(script())
+    finally:
+        running.stop()

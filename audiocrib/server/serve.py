@@ -183,16 +183,16 @@ def _greeting(settings: Settings, port: int, tls: bool, page: bool = False) -> l
                      " computer's address on your network in place of its name.")
     else:
         lines.append(f"Friends connect to {scheme}://{shown}:{port}{PATH}.")
-    if page:
-        web = "https" if tls else "http"
-        where = socket.gethostname() if everywhere else shown
-        lines.append(f"Or they open {web}://{where}:{port}/ in a web browser and play there.")
     if loopback(host):
         lines.append("Only this computer can connect; give --host 0.0.0.0 to let others in.")
     elif not tls:
         lines.append("Warning: without --certfile and --keyfile nothing is encrypted: names, tokens and the"
                      " server's password can be read on the way. Give a certificate, or put a proxy with TLS in"
                      " front.")
+    if page:
+        web = "https" if tls else "http"
+        where = socket.gethostname() if everywhere else shown
+        lines.append(f"In a web browser, friends open {web}://{where}:{port}/ and play there.")
     if settings.password is not None:
         lines.append("Friends need the server's password to connect.")
     lines.append(f"The server's data is in {settings.folder}.")

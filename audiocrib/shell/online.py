@@ -113,6 +113,8 @@ class OnlineScreens(SessionCore):
             self.say(str(error))
             self._ask_address()
             return
+        if self.online_only:  # the gateway's own loopback address means nothing to a browser's player
+            address = Address(address.url, "this server")
         if address != self.address:
             self.password = None
         self.book.address, self.address = text, address

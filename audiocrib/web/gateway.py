@@ -77,7 +77,8 @@ def check_frame(text: str) -> dict[str, Any]:
     kind = message["type"]
     if kind == "hello":
         token, name, settings = message["token"], message["name"], message["settings"]
-        if not (_text(token, 128) and _text(name, 24) and (settings is None or isinstance(settings, dict))):
+        # a token or name the server would not take is dropped by the session (the page's storage may be stale)
+        if not (_text(token, 200) and _text(name, 200) and (settings is None or isinstance(settings, dict))):
             raise _Refused(BAD_VALUE)
     elif kind == "key":
         key = message["key"]

@@ -53,7 +53,7 @@ def trusting(certfile: Path | None) -> ssl.SSLContext | None:
 
 def pages_for(certfile: Path | None) -> partial[None]:
     """The ``pages`` for `audiocrib.server.serve.serve`, for a server with ``certfile`` (None: no TLS)."""
-    return partial(add_pages, ssl_context=trusting(certfile))
+    return partial(add_pages, certfile=certfile)  # read once the server has checked the certificate
 
 
 def _files(folder: Path, suffixes: tuple[str, ...]) -> dict[str, Path]:
@@ -63,9 +63,10 @@ def _files(folder: Path, suffixes: tuple[str, ...]) -> dict[str, Path]:
             if path.is_file() and path.suffix in suffixes and path.name.isascii()}
 
 
-def add_pages(app: web.Application, server: Server, ssl_context: ssl.SSLContext | None = None) -> None:
-    """Add the page, its files, the sounds, the page's socket and the gateway's loopback path to ``app``."""
-    gateway = Gateway(server.limits, secrets.token_hex(16), ssl_context)
+def add_pages(app: web.Application, server: Server, certfile: Path | None = None) -> None:
+    """Add the page, its files, the sounds, the page's socket and the gateway's loopback path to ``app`` (for a
+    server with TLS from ``certfile``)."""
+    gateway = Gateway(server.limits, secrets.token_hex(16), trusting(certfile))
     page = _files(PAGE, tuple(_TYPES))
     sounds = {f"{cue.replace(' ', '-')}.wav": SOUNDS / f"{cue.replace(' ', '-')}.wav" for cue in CUES}
     sounds = {name: path for name, path in sounds.items() if path.is_file()}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import logging
 import ssl
 import threading
 from collections.abc import Callable, Iterable
@@ -36,6 +37,8 @@ NO_MENU = "There is no menu on the screen now."
 NO_ITEM = "That menu has no such item."
 NO_CARD = "You hold no card there."
 NOT_NOW = "Cards are picked by number only while you lay away or play."
+FAULT = "The game stopped because of a fault in audiocrib; the host can find it in the server's log."
+_log = logging.getLogger(__name__)
 _TICK = 0.05
 """Seconds between looks at the screen while no message comes (the session's own ticks pace the game)."""
 
@@ -160,6 +163,10 @@ class WebSession:
     def _run(self) -> None:
         try:
             asyncio.run(self._main())
+        except Exception:  # a fault of this session's: its tab is told, the server and the other tabs go on
+            _log.exception("A browser's session failed.")
+            self._send({"type": "say", "text": FAULT, "interrupt": False})
+            self._send({"type": "bye", "text": BYE})
         finally:
             self.ended.set()
             self._ready.set()
@@ -194,6 +201,8 @@ class WebSession:
             pacer = asyncio.ensure_future(pace_computer_players(session, done.set))
             try:
                 while not done.is_set() and not session.finished:
+                    if pacer.done():  # the pacing failed: its fault is raised here
+                        pacer.result()
                     shown, kept = self._show(session, shown, kept)
                     try:
                         message = await asyncio.wait_for(self._inbox.get(), _TICK)
@@ -208,7 +217,8 @@ class WebSession:
             self._send({"type": "bye", "text": BYE})
         finally:
             if not session.finished:
-                session.close()  # the connection to the server goes with the tab
+                with contextlib.suppress(Exception):
+                    session.close()  # the connection to the server goes with the tab
             session.announcer.close()
 
     def _show(self, session: Session, shown: dict[str, Any], kept: dict[str, Any]) -> tuple[dict[str, Any],
