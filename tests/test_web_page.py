@@ -3,8 +3,8 @@
 as text, a held key does not flood, the focus comes back to the game area, the live region and the visible log
 get the same texts in order, a reload puts the player back, and a dropped server is shown and reconnected to.
 
-What the page sends is read by wrapping the page's WebSocket ``send`` (in the page, after it loaded): the frames
-are the page's own, sent to the real server."""
+What the page sends is read from the driver's record of its socket (``Browser.sent``): the frames are the page's
+own, sent to the real server."""
 
 from __future__ import annotations
 
@@ -21,16 +21,6 @@ from selenium.webdriver.common.keys import Keys
 
 from tests.browser_driver import GAME_AREA, Browser, require_browser, wait_until
 from tests.test_serve import Running
-
-SPY = """
-if (!window.__sent) {
-  window.__sent = [];
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) { window.__sent.push(String(data)); return send.call(this, data); };
-}
-window.__sent.length = 0;
-"""
-"""Keeps every frame the page sends from now on in ``window.__sent`` (emptied at each call)."""
 
 PLAYED = """
 window.__played = [];
@@ -91,11 +81,12 @@ def menu(page: Browser) -> tuple[list[str], int]:
 
 
 def spy(page: Browser) -> None:
-    page.script(SPY)
+    """From now on, `sent` has only the frames sent after this (the driver keeps them all in ``window.__sent``)."""
+    page.script("window.__sent.length = 0;")
 
 
 def sent(page: Browser) -> list[dict[str, Any]]:
-    return [json.loads(frame) for frame in page.script("return window.__sent || [];")]
+    return page.sent()
 
 
 def click_item(page: Browser, text: str) -> None:
