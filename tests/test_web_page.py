@@ -350,6 +350,22 @@ def test_the_page_runs_under_its_policy_with_no_fault(page: Browser, server: Run
     assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function", script)
 
 
+@pytest.mark.slow
+def test_a_flood_of_announcements_keeps_the_last_500_in_the_log(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Ned")
+    for _ in range(12):  # the down arrow held: each repeat is answered, some twenty a second
+        page.hold("down", 5.0)
+        if len(page.heard) > 540:
+            break
+    page.settle(0.5, timeout=30)
+    logged = log_texts(page)
+    assert len(page.heard) > 520
+    assert logged == page.heard[-500:], "the log keeps the newest 500, in order"
+    assert len(page.live_texts()) <= 50, "the live region keeps only its newest"
+    assert page.script("const s = document.getElementById('log-scroll'); "
+                       "return s.scrollTop + s.clientHeight >= s.scrollHeight - 2;"), "the log shows its newest"
+
+
 def free_port() -> int:
     with socket.socket() as listening:
         listening.bind(("127.0.0.1", 0))
