@@ -1,7 +1,11 @@
 """The browser page (audiocrib/web/page) for real: headless Chromium (tests/browser_driver.py) on a real
-``audiocrib serve`` over loopback. Keys reach the session, the name is typed in the page's text box, chat is shown
-as text, a held key does not flood, the focus comes back to the game area, the live region and the visible log
-get the same texts in order, a reload puts the player back, and a dropped server is shown and reconnected to.
+``audiocrib serve`` over loopback. The name is typed in the page's text box and the focus comes back to the game
+area; keys reach the session (and the browser keeps its own: Control, Alt, F5, Tab); a held key is sent once, a
+held arrow repeats; chat is shown as text and nothing runs; the live region and the visible log get the same
+texts in order, and a flood leaves the newest 500; the focus is not taken from a button; the hand and the menu
+are buttons with marks that are not only colour, and reflow to a phone and 200% zoom; cues and the built-in voice
+follow the session's settings; quitting offers a button to start again; a reload puts the player back, and a
+dropped server is shown and reconnected to; the page runs under its Content Security Policy with no fault.
 
 What the page sends is read from the driver's record of its socket (``Browser.sent``): the frames are the page's
 own, sent to the real server."""

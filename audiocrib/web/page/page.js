@@ -95,7 +95,6 @@
     const opened = new WebSocket(scheme + '//' + window.location.host + '/web');
     socket = opened;
     opened.onopen = () => {
-      delay = FIRST_DELAY;
       showConnection(true);
       send({ type: 'hello', token: keep.token, name: keep.name, settings: keep.settings });
     };
@@ -106,6 +105,9 @@
       } catch (e) {
         return;
       }
+      // The wait before the next try starts again short only once the server has answered, so a server that
+      // takes connections and drops them at once is not asked twice a second.
+      delay = FIRST_DELAY;
       if (isObject(message)) receive(message);
     };
     opened.onclose = () => {
