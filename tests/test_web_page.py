@@ -23,7 +23,7 @@ import pytest
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.keys import Keys
 
-from tests.browser_driver import GAME_AREA, Browser, require_browser, wait_until
+from tests.browser_driver import GAME_AREA, LIVE_REGION, Browser, require_browser, wait_until
 from tests.test_serve import Running
 
 PLAYED = """
@@ -146,6 +146,12 @@ def test_keys_reach_the_session_and_move_the_menu(page: Browser, server: Running
     heard = page.press("down")
     assert heard, "the down arrow was answered in the live region"
     wait_until(lambda: menu(page)[1] == (before + 1) % len(items), "the menu's current item to move down")
+    # The session stopped speech for the key: its answer is added while the region is assertive, to be said at
+    # once (a screen reader interrupts itself), and said once (there is no second region).
+    assert page.frames("silence")
+    assert page.script("return document.querySelector(arguments[0]).getAttribute('aria-live');",
+                       LIVE_REGION) == "assertive"
+    assert page.script("return document.querySelectorAll('[aria-live]:not(#connection)').length;") == 1
     page.press("W")  # a capital letter goes as the small one
     assert sent(page) == [{"type": "key", "key": "down"}, {"type": "key", "key": "w"}]
 
@@ -219,6 +225,10 @@ def test_the_focus_stays_on_a_button_while_the_screen_changes(page: Browser, ser
     page.driver.switch_to.active_element.send_keys(Keys.ENTER)
     wait_until(lambda: len(page.heard) > before, "the refreshed lobby")
     assert page.script("return document.activeElement.textContent;").startswith("Refresh")
+    # The game area is named after the screen's title while the focus is elsewhere (and not while it is on it,
+    # where a screen reader would say the new name over the announcement).
+    named = page.script("return document.querySelector(arguments[0]).getAttribute('aria-label');", GAME_AREA)
+    assert named == page.screen()["title"] == page.script("return document.getElementById('title').textContent;")
 
 
 def test_a_reload_puts_the_player_back_without_asking_the_name(page: Browser, server: Running) -> None:
