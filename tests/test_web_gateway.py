@@ -5,19 +5,19 @@ player, play a whole match by keys, come back with the kept token; and hostile o
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import shutil
 import ssl
-import string
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 
+from audiocrib.server.app import Server, make_app
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
 from audiocrib.telling.narrator import Narrator
@@ -31,193 +31,17 @@ from audiocrib.web.gateway import (
     UNKNOWN,
     WRONG_FIELDS,
 )
-from audiocrib.web.routes import HEADERS
+from audiocrib.web.routes import HEADERS, add_pages
 from audiocrib.web.websession import BYE, NOT_NOW
 from tests.online_driver import until
 from tests.test_online import heard_in_order
 from tests.test_serve import Running, serving
-
-QUICK = {"session": {"pace": 0.0, "typed_ahead": 0.0}}
-"""The settings a test's page brings back in its hello: no pause before computer moves, no guard on keys."""
+from tests.web_client import Page, make_table, people_connected, play_match, sign_in
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Running]:
     yield from serving(tmp_path / "data")
-
-
-class Page:
-    """One browser tab speaking the page's protocol: what it was sent, and keys, lines and choices to send."""
-
-    def __init__(self, port: int, tls: ssl.SSLContext | None = None) -> None:
-        self.port = port
-        self.tls = tls
-        self.base = f"{'https' if tls else 'http'}://127.0.0.1:{port}"
-        self.got: list[dict[str, Any]] = []
-        self.socket: aiohttp.ClientWebSocketResponse | None = None
-        self._http: aiohttp.ClientSession | None = None
-        self._reader: asyncio.Task[None] | None = None
-        self.closed: aiohttp.WSMessage | None = None
-
-    async def open(self, origin: str | None = None) -> None:
-        self._http = aiohttp.ClientSession()
-        try:
-            self.socket = await self._http.ws_connect(f"{self.base}/web", ssl=self.tls or True, headers={
-                "Origin": origin if origin is not None else self.base})
-        except aiohttp.ClientError:
-            await self._http.close()
-            raise
-        self._reader = asyncio.ensure_future(self._read())
-
-    async def _read(self) -> None:
-        assert self.socket is not None
-        while True:
-            frame = await self.socket.receive()
-            if frame.type is not aiohttp.WSMsgType.TEXT:
-                self.closed = frame
-                return
-            self.got.append(json.loads(frame.data))
-
-    async def close(self) -> None:
-        if self.socket is not None:
-            await self.socket.close()
-        if self._reader is not None:
-            await asyncio.wait_for(self._reader, 10)
-        if self._http is not None:
-            await self._http.close()
-
-    async def send(self, message: dict[str, Any] | str | bytes) -> int:
-        """Send ``message``; how many messages had come before it."""
-        assert self.socket is not None
-        mark = len(self.got)
-        if isinstance(message, bytes):
-            await self.socket.send_bytes(message)
-        else:
-            await self.socket.send_str(message if isinstance(message, str) else json.dumps(message))
-        return mark
-
-    async def hello(self, token: str = "", name: str = "", settings: dict[str, Any] | None = None) -> None:
-        await self.send({"type": "hello", "token": token, "name": name, "settings": settings or QUICK})
-
-    async def key(self, *keys: str) -> None:
-        for key in keys:
-            await self.send({"type": "key", "key": key})
-
-    @property
-    def said(self) -> list[str]:
-        return [m["text"] for m in self.got if m["type"] == "say"]
-
-    def last(self, kind: str) -> dict[str, Any]:
-        return next(m for m in reversed(self.got) if m["type"] == kind)
-
-    async def hears(self, sentence: str | Callable[[str], bool], since: int = 0, timeout: float = 20.0) -> str:
-        """Wait for a "say" of ``sentence`` (or one it accepts) among the messages from ``since`` on."""
-        test = sentence if callable(sentence) else (lambda said: said == sentence)
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while True:
-            for message in self.got[since:]:
-                if message["type"] == "say" and test(message["text"]):
-                    return str(message["text"])
-            if loop.time() > end:
-                raise AssertionError(f"never heard {sentence!r}; last: {self.said[-8:]}")
-            await asyncio.sleep(0.01)
-
-    async def screen(self, test: Callable[[dict[str, Any]], bool], since: int = 0,
-                     timeout: float = 20.0) -> dict[str, Any]:
-        """Wait for a "screen" that ``test`` accepts, from message ``since`` on."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while True:
-            for message in self.got[since:]:
-                if message["type"] == "screen" and test(message):
-                    return message
-            if loop.time() > end:
-                raise AssertionError(f"no such screen; last: {self.last('screen')}, said {self.said[-5:]}")
-            await asyncio.sleep(0.01)
-
-    async def choose(self, words: str) -> None:
-        """Press the menu's button whose words start with ``words``."""
-        screen = self.last("screen")
-        assert screen["menu"] is not None, screen
-        index = next(i for i, text in enumerate(screen["menu"]["items"]) if text.startswith(words))
-        await self.send({"type": "choose", "list": "menu", "index": index})
-
-    async def menu_to(self, words: str) -> None:
-        """Move down the menu by keys until its item starting with ``words`` is the current one."""
-        for _ in range(30):
-            screen = self.last("screen")
-            menu = screen["menu"]
-            if menu is not None and menu["items"][menu["current"]].startswith(words):
-                return
-            mark = await self.send({"type": "key", "key": "down"})
-            await self.screen(lambda s: s["menu"] is not None, since=mark)
-        raise AssertionError(f"no item {words!r}: {self.last('screen')}")
-
-
-async def sign_in(page: Page, name: str) -> None:
-    """A new tab: the name typed into the page's box, connected, in the lobby."""
-    await page.open()
-    await page.hello()
-    await page.screen(lambda s: s["typing"] is not None and s["typing"]["prompt"] == "Your name")
-    await page.send({"type": "line", "text": name})
-    await page.hears(lambda s: s.startswith("Lobby: "))
-    await page.screen(lambda s: s["mode"] == "lobby")
-
-
-async def make_table(page: Page) -> None:
-    """From the lobby: a table to 61 for this player and a computer player, created and started."""
-    await page.choose("Create a table")
-    await page.screen(lambda s: s["mode"] == "new table")
-    mark = await page.send({"type": "key", "key": "left"})  # seats for people: 1, the rest computer players
-    await page.hears("Seats for people: 1 of 2, the rest computer players.", since=mark)
-    await page.menu_to("Table setup")
-    mark = await page.send({"type": "key", "key": "enter"})
-    await page.screen(lambda s: s["mode"] == "table setup", since=mark)
-    await page.menu_to("Game to")
-    while "61" not in (text := page.last("screen")["menu"]["items"][page.last("screen")["menu"]["current"]]):
-        mark = await page.send({"type": "key", "key": "left"})
-        await page.screen(lambda s, text=text: s["menu"]["items"][s["menu"]["current"]] != text, since=mark)
-    mark = await page.send({"type": "key", "key": "escape"})
-    await page.screen(lambda s: s["mode"] == "new table", since=mark)
-    await page.choose("Create the table")
-    await page.hears(lambda s: s.startswith("At table 1: you, the host; and Expert, a computer player."), mark)
-    await page.screen(lambda s: s["mode"] == "waiting room")
-    await page.choose("Start the game")
-    await page.hears("The game begins.", mark)
-
-
-async def play_match(page: Page, timeout: float = 240.0) -> None:
-    """Answer what the game asks, by keys, from what the screen shows, until the match is over."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while True:
-        screen = page.last("screen")
-        mode = screen["mode"]
-        if mode == "over":
-            return
-        if loop.time() > end:
-            raise AssertionError(f"the match did not end: {screen}; {page.said[-5:]}")
-        mark = len(page.got)
-        if mode == "discard":  # the first two cards' buttons, then Enter
-            await page.send({"type": "choose", "list": "hand", "index": 0})
-            await page.send({"type": "choose", "list": "hand", "index": 1})
-            await page.key("enter")
-        elif mode == "play":
-            playable = [i for i, card in enumerate(screen["hand"]) if card.get("playable")]
-            if not playable:
-                await asyncio.sleep(0.02)
-                continue
-            await page.key(str(playable[0] + 1), "enter")
-        elif mode == "review":
-            await page.key("enter")
-        else:
-            await asyncio.sleep(0.02)
-            continue
-        try:
-            await page.screen(lambda s, screen=screen: s != screen, since=mark, timeout=3.0)
-        except AssertionError:
-            pass  # nothing changed on the screen yet: look again
 
 
 def test_a_browser_player_signs_in_plays_a_whole_match_by_keys_and_hears_the_narrators_words(
@@ -294,19 +118,6 @@ def test_every_response_has_the_security_headers_and_the_sounds_route_serves_onl
     assert seen["/"][0] == 200
 
 
-async def people_connected(port: int) -> list[str]:
-    """Who the server counts as connected, asked by a terminal's protocol at ``/play``."""
-    async with aiohttp.ClientSession() as http, http.ws_connect(f"ws://127.0.0.1:{port}/play") as socket:
-        name = "Watcher " + "".join(random.choice(string.ascii_letters) for _ in range(12))
-        await socket.send_json({"type": "hello", "name": name, "token": None, "password": None, "version": 1})
-        assert (await socket.receive_json(timeout=10))["type"] == "welcome"
-        await socket.send_json({"type": "lobby"})
-        while True:
-            answer = await socket.receive_json(timeout=10)
-            if answer["type"] == "lobby_list":
-                return [person for person in answer["people"] if not person.startswith("Watcher")]
-
-
 def test_a_tab_that_goes_away_lets_go_of_its_seat_and_the_kept_token_puts_the_player_back_at_it(
         server: Running) -> None:
     first, again = Page(server.port), Page(server.port)
@@ -334,6 +145,17 @@ def test_a_tab_that_goes_away_lets_go_of_its_seat_and_the_kept_token_puts_the_pl
             assert [card["short"] for card in back["hand"]] == [card["short"] for card in dealt["hand"]]
             assert again.last("keep")["token"] == keep["token"]
             assert await people_connected(server.port) == ["Ann"]
+            # the game menu's Leave the table for now: no main menu to go to, so the name again, and back
+            mark = await again.send({"type": "key", "key": "escape"})
+            await again.screen(lambda s: s["mode"] == "game menu", since=mark)
+            mark = len(again.got)
+            await again.choose("Leave the table for now")
+            await again.hears("You left the table; your seat is kept for you, and connecting again takes you back"
+                              " to it.", since=mark)
+            await again.screen(lambda s: s["typing"] is not None, since=mark)
+            mark = await again.send({"type": "line", "text": "Ann"})
+            await again.hears("Back at table 1.", since=mark)
+            await again.screen(lambda s: s["mode"] == "discard", since=mark)
         finally:
             await again.close()
 
@@ -373,6 +195,8 @@ def test_the_lobby_is_a_browsers_main_menu_with_settings_and_quit_and_no_game_on
             assert not any(s.startswith("Dealing") or "The game begins" in s for s in page.said[-5:])
             mark = await page.send({"type": "key", "key": "escape"})
             await page.screen(lambda s: s["mode"] == "lobby", since=mark)
+            mark = await page.send({"type": "key", "key": "f1"})  # the help says what Escape does here
+            await page.hears(lambda s: "Escape: says that the lobby is the first screen." in s, since=mark)
             mark = len(page.got)
             await page.choose("Change your name")
             await page.screen(lambda s: s["typing"] is not None, since=mark)
@@ -503,3 +327,99 @@ def test_with_a_certificate_the_page_is_served_over_tls_and_its_sessions_trust_t
         asyncio.run(script())
     finally:
         running.stop()
+
+
+def test_a_servers_password_is_asked_for_in_a_secret_box(tmp_path: Path) -> None:
+    secret = tmp_path / "password.txt"
+    secret.write_text("open sesame\n")
+    running = Running(tmp_path / "data", "--password-file", str(secret))
+    page = Page(running.port)
+
+    async def script() -> None:
+        try:
+            await page.open()
+            await page.hello(name="Pia")
+            await page.hears("This server has a password; ask whoever runs it.")
+            asked = await page.screen(lambda s: s["typing"] is not None)
+            assert asked["typing"] == {"prompt": "Password", "secret": True}
+            mark = await page.send({"type": "line", "text": "open sesame"})
+            await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
+            assert not any("sesame" in said for said in page.said)
+        finally:
+            await page.close()
+
+    try:
+        asyncio.run(script())
+    finally:
+        running.stop()
+
+
+def test_the_server_takes_only_so_many_tabs_at_once(tmp_path: Path) -> None:
+    """In this process, a real server application on a loopback port, with room for two tabs."""
+
+    async def script() -> None:
+        with Store(tmp_path / STORE_FILE) as store:
+            server = Server(store)
+            runner = web.AppRunner(make_app(server, partial(add_pages, most_tabs=2)))
+            await runner.setup()
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            port = runner.addresses[0][1]
+            pages = [Page(port) for _ in range(3)]
+            try:
+                for page in pages[:2]:
+                    await page.open()
+                    await page.hello()
+                with pytest.raises(aiohttp.WSServerHandshakeError) as full:
+                    await pages[2].open()
+                assert full.value.status == 503
+                await pages[0].close()
+                await until(lambda: pages[0].closed is not None, "the first tab's close")
+                await asyncio.sleep(0.2)
+                await pages[2].open()  # a tab closed makes room
+                await pages[2].hello()
+                await pages[2].hears(lambda s: s.startswith("Type the name"))
+            finally:
+                for page in pages:
+                    await page.close()
+                await runner.cleanup()
+
+    asyncio.run(script())
+
+
+GAME_MOMENTS = {"discard", "play", "count", "peg", "review", "waiting", "over"}
+KEYS = ["escape", "f1", "left", "right", "up", "down", "home", "end", "enter", "space", "backspace", "w", "s", "t",
+        "c", "h", "1", "2", "/", ",", ".", "r", "?", "z"]
+
+
+def test_random_keys_in_a_browser_never_reach_a_main_menu_or_a_game_on_the_hosts_computer(server: Running) -> None:
+    rng = random.Random(16)
+    page = Page(server.port)
+
+    async def script() -> None:
+        try:
+            await sign_in(page, "Rex")
+            for _ in range(350):
+                if page.got and page.got[-1]["type"] == "bye":  # it quit: the page starts again
+                    keep = page.last("keep")
+                    mark = len(page.got)
+                    await page.hello(keep["token"], keep["name"], keep["settings"])
+                    await page.screen(lambda s: True, since=mark)
+                await page.key(rng.choice(KEYS))
+                await asyncio.sleep(0.04)
+            await asyncio.sleep(1)
+        finally:
+            await page.close()
+
+    asyncio.run(script())
+    screens = [m for m in page.got if m["type"] == "screen"]
+    assert len({s["mode"] for s in screens}) >= 4, {s["mode"] for s in screens}  # the keys went places
+    assert not {s["mode"] for s in screens} & {"main menu", "practice menu", "drill"}
+    assert not any(said.startswith("Main menu") or said.startswith("Practice") for said in page.said)
+    begun = False
+    for message in page.got:
+        if message["type"] == "say" and (message["text"] == "The game begins."
+                                         or message["text"].startswith("Back at table")):
+            begun = True
+        if message["type"] == "screen" and message["mode"] in GAME_MOMENTS:
+            assert begun, "a game began that was not the server's"

@@ -56,6 +56,8 @@ from audiocrib.sound.player import SilentPlayer
 from audiocrib.speech import FallbackSpeaker, Speaker
 from audiocrib.telling.narrator import Narrator
 
+_CONNECTING_WEB = (Binding(("escape",), "Stop connecting; your name is asked again.", "_stop_connecting"),)
+"""Escape while connecting, in a browser's session (which has no main menu)."""
 _POSITION_KEYS = frozenset({"_mark_at", "_select_at", "mark_at"})
 """The methods of the digit keys that pick a card by its position in the hand."""
 
@@ -200,7 +202,7 @@ class SessionCore:
         if self.mode is Mode.TYPING:
             return _TYPING
         if self.mode is Mode.CONNECTING:
-            return (*_CONNECTING, *_HISTORY)
+            return (*(_CONNECTING_WEB if self.online_only else _CONNECTING), *_HISTORY)
         if self.mode is Mode.DRILL:
             own = tuple(Binding(b.keys, b.description, "drills." + b.method) for b in DRILL_KEYS[moment])
             return (*own, *_HISTORY)

@@ -21,7 +21,7 @@ class Menus(SessionCore):
             Mode.GAME_MENU: "Back to the game.", Mode.GAME: "The game menu.", Mode.PRACTICE: "Back to the main menu.",
             **({Mode.SETUP: "Back to the new table."} if self.return_mode is Mode.CREATE else {}),
             Mode.DRILL: "Stop the drills.", Mode.SOUND_TEST: "Back to the settings.",
-            Mode.LOBBY: "Nothing: the lobby is the first screen." if self.online_only else "Back to the main menu.",
+            Mode.LOBBY: "Says that the lobby is the first screen." if self.online_only else "Back to the main menu.",
             Mode.CREATE: "Back to the lobby.",
             Mode.WAITING_ROOM: "Leave the table.", Mode.TYPING: "Cancel.", Mode.CONNECTING: "Stop connecting.",
         }[self.mode]

@@ -43,6 +43,9 @@ WRONG_FIELDS = "That message has fields the page's protocol does not give it, or
 BAD_VALUE = "A value in that message is of the wrong kind or too long."
 HELLO_FIRST = "Say hello first: the page's first message is hello."
 HELLO_TWICE = "This tab has said hello already."
+MOST_TABS = 300
+"""Tabs open at once on the whole server (each is a session with two threads of its own)."""
+FULL = "This server has as many browser players as it can take; try again later.\n"
 MOST_OUTBOX = 20_000
 """Messages waiting to go to one page before it is taken to have stopped reading (and is closed)."""
 _log = logging.getLogger(__name__)
@@ -111,8 +114,10 @@ class Gateway:
     """The ``/web`` sockets, each with its session; ``key`` is the secret the sessions' loopback connections
     carry (`routes`), ``ssl_context`` what they trust."""
 
-    def __init__(self, limits: Limits, key: str, ssl_context: ssl.SSLContext | None) -> None:
+    def __init__(self, limits: Limits, key: str, ssl_context: ssl.SSLContext | None,
+                 most_tabs: int = MOST_TABS) -> None:
         self.limits = limits
+        self.most_tabs = most_tabs
         self.key = key
         self.ssl_context = ssl_context
         self.sessions: set[WebSession] = set()
@@ -139,6 +144,8 @@ class Gateway:
             return web.Response(status=403, text="The page's socket is for this server's own page.\n")
         remote = browser_address(request)
         lim = self.limits
+        if sum(self._open.values()) >= self.most_tabs:
+            return web.Response(status=503, text=FULL)
         if self._open.get(remote, 0) >= lim.connections_per_address:
             return web.Response(status=429, text="Too many connections from your address at once.\n")
         bucket = self._connects.get(remote)

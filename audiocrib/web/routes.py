@@ -20,7 +20,7 @@ from aiohttp import web
 from audiocrib.server.app import Server
 from audiocrib.sound.player import SOUNDS
 from audiocrib.telling.cues import CUES
-from audiocrib.web.gateway import Gateway
+from audiocrib.web.gateway import MOST_TABS, Gateway
 
 __all__ = ["HEADERS", "PAGE", "SOCKET", "add_pages", "pages_for", "trusting"]
 
@@ -63,10 +63,10 @@ def _files(folder: Path, suffixes: tuple[str, ...]) -> dict[str, Path]:
             if path.is_file() and path.suffix in suffixes and path.name.isascii()}
 
 
-def add_pages(app: web.Application, server: Server, certfile: Path | None = None) -> None:
+def add_pages(app: web.Application, server: Server, certfile: Path | None = None, most_tabs: int = MOST_TABS) -> None:
     """Add the page, its files, the sounds, the page's socket and the gateway's loopback path to ``app`` (for a
-    server with TLS from ``certfile``)."""
-    gateway = Gateway(server.limits, secrets.token_hex(16), trusting(certfile))
+    server with TLS from ``certfile``, taking at most ``most_tabs`` tabs at once)."""
+    gateway = Gateway(server.limits, secrets.token_hex(16), trusting(certfile), most_tabs)
     page = _files(PAGE, tuple(_TYPES))
     sounds = {f"{cue.replace(' ', '-')}.wav": SOUNDS / f"{cue.replace(' ', '-')}.wav" for cue in CUES}
     sounds = {name: path for name, path in sounds.items() if path.is_file()}
