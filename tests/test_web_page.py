@@ -378,6 +378,10 @@ def test_a_flood_of_announcements_keeps_the_last_500_in_the_log(page: Browser, s
     assert len(page.live_texts()) <= 50, "the live region keeps only its newest"
     assert page.script("const s = document.getElementById('log-scroll'); "
                        "return s.scrollTop + s.clientHeight >= s.scrollHeight - 2;"), "the log shows its newest"
+    page.script("document.getElementById('log-scroll').scrollTop = 0;")
+    page.press("r")
+    assert page.script("return document.getElementById('log-scroll').scrollTop;") == 0, \
+        "the log stays where its reader scrolled back to"
 
 
 def free_port() -> int:

@@ -150,8 +150,10 @@
   function say(text, interrupt) {
     const now = interrupt || interruptNext;
     interruptNext = false;
+    // The log follows the newest line unless its reader has scrolled back to read an older one.
+    const following = logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 24;
     append(log, text, LOG_LIMIT);
-    logScroll.scrollTop = logScroll.scrollHeight;
+    if (following) logScroll.scrollTop = logScroll.scrollHeight;
     // One live region, so nothing is spoken twice; an announcement that interrupts (or is the first after the
     // session stopped speech, as after a key press) is added while the region is assertive, the others polite.
     const politeness = now ? 'assertive' : 'polite';
