@@ -40,6 +40,8 @@ NOT_NOW = "Cards are picked by number only while you lay away or play."
 FAULT = "The game stopped because of a fault in audiocrib; the host can find it in the server's log."
 _log = logging.getLogger(__name__)
 _TICK = 0.05
+_LOOK = 1.0
+"""Seconds at most between looks at the screen when nothing was sent or said."""
 """Seconds between looks at the screen while no message comes (the session's own ticks pace the game)."""
 
 
@@ -137,6 +139,7 @@ class WebSession:
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="audiocrib-web-session", daemon=True)
         self.session: Session | None = None
+        self._news = 0
         self.ended = threading.Event()
         """Set once the session has ended and let go of its connection."""
 
@@ -173,10 +176,10 @@ class WebSession:
 
     def _make(self) -> Session:
         def speech(mode: str) -> WebSpeaker:
-            return WebSpeaker(self._send)
+            return WebSpeaker(self._told)
 
-        session = Session(Announcer(WebSpeaker(self._send), _Nowhere()), settings=self._settings or Settings(),
-                          player=WebCues(self._send), open_speech=speech, online_address=self.address)
+        session = Session(Announcer(WebSpeaker(self._told), _Nowhere()), settings=self._settings or Settings(),
+                          player=WebCues(self._told), open_speech=speech, online_address=self.address)
         session.online_only = True
         session.online_ssl = self._ssl
         session.book.address = self.address
@@ -185,6 +188,11 @@ class WebSession:
             if self._token:
                 session.book.remember(self._url, self.address, self._name, self._token)
         return session
+
+    def _told(self, message: dict[str, Any]) -> None:
+        """Send what the session says or plays (counted: the screen is looked at again after news)."""
+        self._news += 1
+        self._send(message)
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -199,17 +207,24 @@ class WebSession:
                 return
             session.start()
             pacer = asyncio.ensure_future(pace_computer_players(session, done.set))
+            looked, looked_at, handled = -1, 0.0, 0
             try:
                 while not done.is_set() and not session.finished:
                     if pacer.done():  # the pacing failed: its fault is raised here
                         pacer.result()
-                    shown, kept = self._show(session, shown, kept)
+                    # the screen changes with what the player sends or the session says (at least once a second
+                    # for the rest): looking only then keeps a thousand idle tabs from costing the server much
+                    now = self._loop.time()
+                    if self._news + handled != looked or now - looked_at >= _LOOK:
+                        looked, looked_at = self._news + handled, now
+                        shown, kept = self._show(session, shown, kept)
                     try:
                         message = await asyncio.wait_for(self._inbox.get(), _TICK)
                     except TimeoutError:
                         continue
                     if message["type"] == "stop":
                         return
+                    handled += 1
                     self._take(session, message)
             finally:
                 pacer.cancel()
