@@ -40,6 +40,7 @@ NOT_NOW = "Cards are picked by number only while you lay away or play."
 FAULT = "The game stopped because of a fault in audiocrib; the host can find it in the server's log."
 _log = logging.getLogger(__name__)
 _TICK = 0.05
+"""Seconds between the session's ticks (the counting timer, the server's news)."""
 _LOOK = 1.0
 """Seconds at most between looks at the screen when nothing was sent or said."""
 """Seconds between looks at the screen while no message comes (the session's own ticks pace the game)."""
@@ -140,6 +141,7 @@ class WebSession:
         self._thread = threading.Thread(target=self._run, name="audiocrib-web-session", daemon=True)
         self.session: Session | None = None
         self._news = 0
+        self._woken: asyncio.Event | None = None
         self.ended = threading.Event()
         """Set once the session has ended and let go of its connection."""
 
@@ -190,13 +192,17 @@ class WebSession:
         return session
 
     def _told(self, message: dict[str, Any]) -> None:
-        """Send what the session says or plays (counted: the screen is looked at again after news)."""
+        """Send what the session says or plays (counted, and the session's loop woken: the screen is looked at
+        again after news)."""
         self._news += 1
+        if self._woken is not None:
+            self._woken.set()
         self._send(message)
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._inbox = asyncio.Queue()
+        self._woken = asyncio.Event()
         self._ready.set()
         session = self.session = self._make()
         done = asyncio.Event()
@@ -206,7 +212,7 @@ class WebSession:
             if self._stopping:
                 return
             session.start()
-            pacer = asyncio.ensure_future(pace_computer_players(session, done.set))
+            pacer = asyncio.ensure_future(pace_computer_players(session, done.set, _TICK))
             looked, looked_at, handled = -1, 0.0, 0
             try:
                 while not done.is_set() and not session.finished:
@@ -218,9 +224,8 @@ class WebSession:
                     if self._news + handled != looked or now - looked_at >= _LOOK:
                         looked, looked_at = self._news + handled, now
                         shown, kept = self._show(session, shown, kept)
-                    try:
-                        message = await asyncio.wait_for(self._inbox.get(), _TICK)
-                    except TimeoutError:
+                    message = await self._next(pacer)
+                    if message is None:
                         continue
                     if message["type"] == "stop":
                         return
@@ -235,6 +240,23 @@ class WebSession:
                 with contextlib.suppress(Exception):
                     session.close()  # the connection to the server goes with the tab
             session.announcer.close()
+
+    async def _next(self, pacer: asyncio.Future[None]) -> dict[str, Any] | None:
+        """The page's next message; None sooner if the session said something, the pacing ended, or a while
+        passed."""
+        assert self._inbox is not None and self._woken is not None
+        if not self._inbox.empty():
+            return self._inbox.get_nowait()
+        self._woken.clear()
+        getting = asyncio.ensure_future(self._inbox.get())
+        woken = asyncio.ensure_future(self._woken.wait())
+        waiting: set[asyncio.Future[Any]] = {getting, woken, pacer}
+        await asyncio.wait(waiting, timeout=_LOOK, return_when=asyncio.FIRST_COMPLETED)
+        woken.cancel()
+        if getting.done():
+            return getting.result()
+        getting.cancel()
+        return None
 
     def _show(self, session: Session, shown: dict[str, Any], kept: dict[str, Any]) -> tuple[dict[str, Any],
                                                                                              dict[str, Any]]:
