@@ -98,12 +98,24 @@ def keep_settings(settings: Settings) -> dict[str, Any]:
             "volume": settings.sound_volume / 100 if settings.sounds else 0.0, "session": settings.to_json()}
 
 
+_KEPT = frozenset({"voice", "rate", "voice_volume", "volume", "session"})
+_SETTINGS = frozenset(Settings().to_json())
+
+
 def read_settings(kept: object) -> Settings | None:
-    """The settings a hello brings back (what `keep_settings` gave), checked as hostile; None if unusable."""
-    if not isinstance(kept, dict) or not isinstance(kept.get("session"), dict):
+    """The settings a hello brings back (what `keep_settings` gave), checked as hostile: only known keys, each
+    setting of its kind and among the menu's choices; None if anything is not (the defaults are used).
+
+    >>> read_settings(keep_settings(Settings(pace=0.0))).pace
+    0.0
+    >>> [read_settings(kept) for kept in ({"session": {"pace": 1e9}}, {"session": {"pace": 1.0, "evil": 1}},
+    ...                                   {"session": {}, "script": "x"}, {"session": "pace"}, [1])]
+    [None, None, None, None, None]
+    """
+    if not isinstance(kept, dict) or not isinstance(kept.get("session"), dict) or not set(kept) <= _KEPT:
         return None
     values = kept["session"]
-    if len(values) > 40 or not all(isinstance(k, str) and len(k) <= 40 for k in values):
+    if not set(values) <= _SETTINGS:
         return None
     try:
         return Settings.from_json(values)
