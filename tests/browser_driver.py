@@ -83,6 +83,25 @@ window.__heardObserver.observe(region, {childList: true});
 return true;
 """
 
+# Before any of the page's own scripts, on every load: keep each frame the page's WebSocket receives (parsed, in
+# window.__frames) and sends (in window.__sent), so a test can see the "screen" the gateway describes and the keys
+# the page sends. Added through the DevTools protocol, which the page's Content Security Policy does not govern.
+FRAMES = """
+(() => {
+  const Socket = window.WebSocket;
+  window.__frames = [];
+  window.__sent = [];
+  const keep = (list, data) => { try { list.push(JSON.parse(data)); } catch (e) { list.push({type: '?', data}); } };
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => keep(window.__frames, event.data));
+    }
+    send(data) { keep(window.__sent, data); return super.send(data); }
+  };
+})();
+"""
+
 AXE_RUN = """
 const done = arguments[arguments.length - 1];
 axe.run(document, {resultTypes: ['violations']}).then(
@@ -136,6 +155,7 @@ class Browser:
         options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
         self.driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
         self.driver.set_script_timeout(30)
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FRAMES})
         self.mark = 0
         """Where `hears` starts looking: what was heard from the last `press` on."""
 
@@ -206,6 +226,23 @@ class Browser:
         except AssertionError as error:
             raise AssertionError(f"{error}; last heard: {self.heard[-8:]}") from None
 
+    def frames(self, kind: str | None = None) -> list[dict[str, Any]]:
+        """The frames the page's socket received since the page was loaded (of type ``kind``, if given)."""
+        frames = self.driver.execute_script("return window.__frames || [];")
+        return [frame for frame in frames if kind is None or frame.get("type") == kind]
+
+    def sent(self, kind: str | None = None) -> list[dict[str, Any]]:
+        """The frames the page sent on its socket since it was loaded (of type ``kind``, if given)."""
+        frames = self.driver.execute_script("return window.__sent || [];")
+        return [frame for frame in frames if kind is None or frame.get("type") == kind]
+
+    def screen(self) -> dict[str, Any]:
+        """The last "screen" the gateway sent (empty before the first)."""
+        screen = self.driver.execute_script(
+            "const s = (window.__frames || []).filter((f) => f.type === 'screen'); return s[s.length - 1] || {};")
+        assert isinstance(screen, dict)
+        return screen
+
     # -- keys ------------------------------------------------------------------------------------------------
 
     def game_area(self) -> Any:
@@ -225,6 +262,68 @@ class Browser:
             if wait:
                 wait_until(lambda count=count: len(self.heard) > count, f"an answer to the key {key!r}", timeout)
         return self.heard[before:]
+
+    def settle(self, quiet: float = 0.15, timeout: float = 10.0) -> list[str]:
+        """Wait until nothing new has come to the live region for ``quiet`` seconds; what came since the last
+        `press`."""
+        deadline = time.monotonic() + timeout
+        count, since = len(self.heard), time.monotonic()
+        while time.monotonic() - since < quiet:
+            assert time.monotonic() < deadline, f"the live region never went quiet: {self.heard[-5:]}"
+            time.sleep(0.02)
+            if (now := len(self.heard)) != count:
+                count, since = now, time.monotonic()
+        return self.heard[self.mark:]
+
+    def type_line(self, text: str, timeout: float = 10.0) -> None:
+        """Type ``text`` and Enter into the page's text box, once the gateway asked for a line (the "screen" has
+        "typing") and the page put focus on the text box."""
+        wait_until(lambda: self.screen().get("typing") and self.script(
+            "const e = document.activeElement; return e && e.tagName === 'INPUT';"), "the text box", timeout)
+        self.mark = len(self.heard)
+        box = self.driver.switch_to.active_element
+        box.send_keys(text + Keys.ENTER)
+
+    def choose(self, item: str, tries: int = 30) -> list[str]:
+        """In the menu on screen, go down to the item whose words start with ``item`` and press Enter; what the
+        live region was told for Enter."""
+        screen = self.screen()
+        menu = screen.get("menu") or {}
+        items = menu.get("items") or []
+        if not (items and items[menu.get("current", 0) % len(items)].startswith(item)):
+            for _ in range(tries):
+                said = self.press("down")
+                if any(text.startswith(item) for text in said):
+                    break
+            else:
+                raise AssertionError(f"no item {item!r} in the menu; last heard: {self.heard[-5:]}")
+        return self.press("enter")
+
+    def move(self, done: int) -> int:
+        """Answer the question the game asks the page's player now, if a newer "screen" than the ``done``-th asks
+        one: lay away the first cards, play the first card that can be played, Enter to go on. Returns the number
+        of "screen" frames when it moved (or ``done`` if it did not)."""
+        screens = self.frames("screen")
+        if len(screens) <= done:
+            return done
+        screen = screens[-1]
+        mode, hand = screen.get("mode"), screen.get("hand") or []
+        if mode == "discard":
+            marked = [i for i, card in enumerate(hand) if card["marked"]]
+            need = len(hand) - 4
+            keys = [str(i + 1) for i in marked] + [str(i + 1) for i in range(need)] + ["enter"]
+        elif mode == "play":
+            playable = [i for i, card in enumerate(hand) if card.get("playable")]
+            if not playable:
+                return done
+            keys = [str(playable[0] + 1), "enter"]
+        elif mode == "review":
+            keys = ["enter"]
+        else:
+            return done
+        self.press(*keys)
+        self.settle(0.1)
+        return len(self.frames("screen"))
 
     def hold(self, key: str, seconds: float, rate: float = 33.0) -> int:
         """Hold ``key`` down for ``seconds``: a keydown, then repeats at ``rate`` a second as a keyboard sends

@@ -1,10 +1,14 @@
 """The browser page (audiocrib/web/page) for real: headless Chromium (tests/browser_driver.py) on a real
-``audiocrib serve`` over loopback. Keys reach the session, the name is typed in the page's text box, chat is shown
-as text, a held key does not flood, the focus comes back to the game area, the live region and the visible log
-get the same texts in order, a reload puts the player back, and a dropped server is shown and reconnected to.
+``audiocrib serve`` over loopback. The name is typed in the page's text box and the focus comes back to the game
+area; keys reach the session (and the browser keeps its own: Control, Alt, F5, Tab); a held key is sent once, a
+held arrow repeats; chat is shown as text and nothing runs; the live region and the visible log get the same
+texts in order, and a flood leaves the newest 500; the focus is not taken from a button; the hand and the menu
+are buttons with marks that are not only colour, and reflow to a phone and 200% zoom; cues and the built-in voice
+follow the session's settings; quitting offers a button to start again; a reload puts the player back, and a
+dropped server is shown and reconnected to; the page runs under its Content Security Policy with no fault.
 
-What the page sends is read by wrapping the page's WebSocket ``send`` (in the page, after it loaded): the frames
-are the page's own, sent to the real server."""
+What the page sends is read from the driver's record of its socket (``Browser.sent``): the frames are the page's
+own, sent to the real server."""
 
 from __future__ import annotations
 
@@ -19,18 +23,8 @@ import pytest
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.keys import Keys
 
-from tests.browser_driver import GAME_AREA, Browser, require_browser, wait_until
+from tests.browser_driver import GAME_AREA, LIVE_REGION, Browser, require_browser, wait_until
 from tests.test_serve import Running
-
-SPY = """
-if (!window.__sent) {
-  window.__sent = [];
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) { window.__sent.push(String(data)); return send.call(this, data); };
-}
-window.__sent.length = 0;
-"""
-"""Keeps every frame the page sends from now on in ``window.__sent`` (emptied at each call)."""
 
 PLAYED = """
 window.__played = [];
@@ -91,11 +85,12 @@ def menu(page: Browser) -> tuple[list[str], int]:
 
 
 def spy(page: Browser) -> None:
-    page.script(SPY)
+    """From now on, `sent` has only the frames sent after this (the driver keeps them all in ``window.__sent``)."""
+    page.script("window.__sent.length = 0;")
 
 
 def sent(page: Browser) -> list[dict[str, Any]]:
-    return [json.loads(frame) for frame in page.script("return window.__sent || [];")]
+    return page.sent()
 
 
 def click_item(page: Browser, text: str) -> None:
@@ -151,6 +146,12 @@ def test_keys_reach_the_session_and_move_the_menu(page: Browser, server: Running
     heard = page.press("down")
     assert heard, "the down arrow was answered in the live region"
     wait_until(lambda: menu(page)[1] == (before + 1) % len(items), "the menu's current item to move down")
+    # The session stopped speech for the key: its answer is added while the region is assertive, to be said at
+    # once (a screen reader interrupts itself), and said once (there is no second region).
+    assert page.frames("silence")
+    assert page.script("return document.querySelector(arguments[0]).getAttribute('aria-live');",
+                       LIVE_REGION) == "assertive"
+    assert page.script("return document.querySelectorAll('[aria-live]:not(#connection)').length;") == 1
     page.press("W")  # a capital letter goes as the small one
     assert sent(page) == [{"type": "key", "key": "down"}, {"type": "key", "key": "w"}]
 
@@ -224,6 +225,10 @@ def test_the_focus_stays_on_a_button_while_the_screen_changes(page: Browser, ser
     page.driver.switch_to.active_element.send_keys(Keys.ENTER)
     wait_until(lambda: len(page.heard) > before, "the refreshed lobby")
     assert page.script("return document.activeElement.textContent;").startswith("Refresh")
+    # The game area is named after the screen's title while the focus is elsewhere (and not while it is on it,
+    # where a screen reader would say the new name over the announcement).
+    named = page.script("return document.querySelector(arguments[0]).getAttribute('aria-label');", GAME_AREA)
+    assert named == page.screen()["title"] == page.script("return document.getElementById('title').textContent;")
 
 
 def test_a_reload_puts_the_player_back_without_asking_the_name(page: Browser, server: Running) -> None:
@@ -286,6 +291,97 @@ def test_quitting_says_goodbye_and_a_button_starts_again(page: Browser, server: 
     wait_until(lambda: len(page.heard) > before and menu(page)[0], "a new session, in the lobby")
     assert not shown(page, "bye") and not shown(page, "typing")
     assert focused(page) == "game"
+
+
+SPOKEN = """
+window.__spoken = [];
+window.__cancelled = 0;
+speechSynthesis.speak = (utterance) => { window.__spoken.push([utterance.text, utterance.rate]); };
+speechSynthesis.cancel = () => { window.__cancelled += 1; };
+"""
+"""Keeps what the page gives the browser's voice from now on in ``window.__spoken`` (the text and the rate), and
+counts its cancels, in ``window.__cancelled``."""
+
+
+def kept(page: Browser) -> dict[str, Any]:
+    found = json.loads(page.script("return localStorage.getItem('audiocrib.keep');"))
+    assert isinstance(found, dict)
+    return found
+
+
+def test_the_built_in_voice_speaks_the_announcements_once_the_settings_turn_it_on(page: Browser,
+                                                                                   server: Running) -> None:
+    sit_down(page, server, "Lu")
+    page.script(SPOKEN)
+    page.press("down")
+    assert page.script("return window.__spoken;") == [], "no voice while the speech setting leaves it off"
+    click_item(page, "Settings")
+    wait_until(lambda: menu(page)[0][0].startswith("Speech"), "the settings")
+    for _ in range(8):
+        if kept(page)["settings"]["voice"]:
+            break
+        page.press("right")
+    assert kept(page)["settings"]["voice"] is True
+    page.script(SPOKEN)
+    heard = page.press("down", "down")
+    wait_until(lambda: len(page.script("return window.__spoken;")) >= len(heard), "the voice to catch up")
+    spoken = page.script("return window.__spoken;")
+    assert [text for text, _ in spoken] == page.heard[page.mark:]
+    assert all(rate == pytest.approx(kept(page)["settings"]["rate"]) for _, rate in spoken)
+    assert page.script("return window.__cancelled;") >= 1, "a key press stopped the voice (the session's silence)"
+
+
+WATCH = """
+window.__faults = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__faults.push('CSP: ' + e.violatedDirective));
+window.addEventListener('error', (e) => window.__faults.push('error: ' + e.message), true);
+window.addEventListener('unhandledrejection', (e) => window.__faults.push('rejection: ' + e.reason));
+"""
+"""Installed before the page's own scripts: keeps in ``window.__faults`` every Content Security Policy violation,
+script error and unhandled rejection."""
+
+PAGE_FILES = Path(__file__).resolve().parent.parent / "audiocrib" / "web" / "page"
+
+
+def test_the_page_runs_under_its_policy_with_no_fault(page: Browser, server: Running) -> None:
+    watching = page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH})
+    try:
+        sit_down(page, server, "Max")
+        page.press("down", "?", "f1")
+        click_item(page, "Who is here")
+        wait_until(lambda: page.script("return performance.getEntriesByType('resource').length;") >= 3,
+                   "the page's files")
+        loaded = page.script("return performance.getEntriesByType('resource')"
+                             ".map((e) => [e.name, e.responseStatus, e.initiatorType]);")
+        assert {name.rsplit("/", 1)[1] for name, _, _ in loaded} >= {"page.css", "page.js", "icon.svg"}, loaded
+        assert all(status == 200 for _, status, _ in loaded), loaded
+        assert page.script("return window.__faults;") == []
+    finally:
+        page.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": watching["identifier"]})
+    html = (PAGE_FILES / "index.html").read_text(encoding="utf-8")
+    assert not re.search(r"<script(?![^>]*\bsrc=)|<style|\sstyle=|\son[a-z]+=", html), "no inline script or style"
+    script = (PAGE_FILES / "page.js").read_text(encoding="utf-8")
+    assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function", script)
+
+
+@pytest.mark.slow
+def test_a_flood_of_announcements_keeps_the_last_500_in_the_log(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Ned")
+    for _ in range(12):  # the down arrow held: each repeat is answered, some twenty a second
+        page.hold("down", 5.0)
+        if len(page.heard) > 540:
+            break
+    page.settle(0.5, timeout=30)
+    logged = log_texts(page)
+    assert len(page.heard) > 520
+    assert logged == page.heard[-500:], "the log keeps the newest 500, in order"
+    assert len(page.live_texts()) <= 50, "the live region keeps only its newest"
+    assert page.script("const s = document.getElementById('log-scroll'); "
+                       "return s.scrollTop + s.clientHeight >= s.scrollHeight - 2;"), "the log shows its newest"
+    page.script("document.getElementById('log-scroll').scrollTop = 0;")
+    page.press("r")
+    assert page.script("return document.getElementById('log-scroll').scrollTop;") == 0, \
+        "the log stays where its reader scrolled back to"
 
 
 def free_port() -> int:

@@ -95,7 +95,6 @@
     const opened = new WebSocket(scheme + '//' + window.location.host + '/web');
     socket = opened;
     opened.onopen = () => {
-      delay = FIRST_DELAY;
       showConnection(true);
       send({ type: 'hello', token: keep.token, name: keep.name, settings: keep.settings });
     };
@@ -106,6 +105,9 @@
       } catch (e) {
         return;
       }
+      // The wait before the next try starts again short only once the server has answered, so a server that
+      // takes connections and drops them at once is not asked twice a second.
+      delay = FIRST_DELAY;
       if (isObject(message)) receive(message);
     };
     opened.onclose = () => {
@@ -148,8 +150,10 @@
   function say(text, interrupt) {
     const now = interrupt || interruptNext;
     interruptNext = false;
+    // The log follows the newest line unless its reader has scrolled back to read an older one.
+    const following = logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 24;
     append(log, text, LOG_LIMIT);
-    logScroll.scrollTop = logScroll.scrollHeight;
+    if (following) logScroll.scrollTop = logScroll.scrollHeight;
     // One live region, so nothing is spoken twice; an announcement that interrupts (or is the first after the
     // session stopped speech, as after a key press) is added while the region is assertive, the others polite.
     const politeness = now ? 'assertive' : 'polite';
