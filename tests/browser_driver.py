@@ -44,6 +44,9 @@ GAME_AREA = '[role="application"]'
 LIVE_REGION = '[role="log"][aria-live]'
 """The page's live region: each announcement is added to it as a new element."""
 
+TYPED_AHEAD = "came before you heard the"
+"""What the session says of a move key pressed too soon after news (its typed-ahead guard), to press it again."""
+
 OPTIONS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
            "--disable-background-networking", "--disable-component-update", "--disable-sync",
            "--disable-dev-shm-usage", "--mute-audio")
@@ -158,6 +161,8 @@ class Browser:
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FRAMES})
         self.mark = 0
         """Where `hears` starts looking: what was heard from the last `press` on."""
+        self.moved_on, self.moved_at = "", 0
+        """The screen `move` last answered, and how many frames had come when it had."""
 
     def quit(self) -> None:
         self.driver.quit()
@@ -183,6 +188,7 @@ class Browser:
         """Start recording the live region's new elements (after a load or reload)."""
         wait_until(lambda: self.driver.execute_script(RECORD, LIVE_REGION), "the live region")
         self.mark = 0
+        self.moved_on, self.moved_at = "", 0
 
     def size(self, which: str) -> None:
         """Set the window to the ``"desktop"`` or ``"phone"`` size."""
@@ -257,11 +263,20 @@ class Browser:
         self.focus_game()
         before = self.mark = len(self.heard)
         for key in keys:
-            count = len(self.heard)
+            count = self.answers()
             ActionChains(self.driver).send_keys(KEYS.get(key, key)).perform()
             if wait:
-                wait_until(lambda count=count: len(self.heard) > count, f"an answer to the key {key!r}", timeout)
+                wait_until(lambda count=count: self.answers() > count, f"an answer to the key {key!r}", timeout)
         return self.heard[before:]
+
+    def answers(self) -> int:
+        """How many answers the page was given: texts in the live region and sound cues (a burst of refused keys
+        is answered by the cue alone)."""
+        count = self.driver.execute_script(
+            "return (window.__heard || []).length"
+            " + (window.__frames || []).filter((f) => f.type === 'cue').length;")
+        assert isinstance(count, int)
+        return count
 
     def settle(self, quiet: float = 0.15, timeout: float = 10.0) -> list[str]:
         """Wait until nothing new has come to the live region for ``quiet`` seconds; what came since the last
@@ -287,6 +302,11 @@ class Browser:
     def choose(self, item: str, tries: int = 30) -> list[str]:
         """In the menu on screen, go down to the item whose words start with ``item`` and press Enter; what the
         live region was told for Enter."""
+        self.go_to(item, tries)
+        return self.press("enter")
+
+    def go_to(self, item: str, tries: int = 30) -> None:
+        """In the menu on screen, go down to the item whose words start with ``item``."""
         screen = self.screen()
         menu = screen.get("menu") or {}
         items = menu.get("items") or []
@@ -297,17 +317,21 @@ class Browser:
                     break
             else:
                 raise AssertionError(f"no item {item!r} in the menu; last heard: {self.heard[-5:]}")
-        return self.press("enter")
 
-    def move(self, done: int) -> int:
-        """Answer the question the game asks the page's player now, if a newer "screen" than the ``done``-th asks
-        one: lay away the first cards, play the first card that can be played, Enter to go on. Returns the number
-        of "screen" frames when it moved (or ``done`` if it did not)."""
-        screens = self.frames("screen")
-        if len(screens) <= done:
-            return done
+    def move(self) -> bool:
+        """Answer the question the game asks the page's player now, if it asks one: lay away the first cards,
+        play the first card that can be played, Enter at a pause for review. A question is answered once, unless
+        the screen changed since (a new question) or the socket brought something more (asked again after a
+        refusal). True if it moved."""
+        frames = self.frames()
+        screens = [frame for frame in frames if frame.get("type") == "screen"]
+        if not screens:
+            return False
         screen = screens[-1]
         mode, hand = screen.get("mode"), screen.get("hand") or []
+        seen = repr((mode, hand, screen.get("status")))
+        if mode != "review" and seen == self.moved_on and len(frames) <= self.moved_at:
+            return False
         if mode == "discard":
             marked = [i for i, card in enumerate(hand) if card["marked"]]
             need = len(hand) - 4
@@ -315,15 +339,21 @@ class Browser:
         elif mode == "play":
             playable = [i for i, card in enumerate(hand) if card.get("playable")]
             if not playable:
-                return done
+                return False
             keys = [str(playable[0] + 1), "enter"]
         elif mode == "review":
             keys = ["enter"]
         else:
-            return done
-        self.press(*keys)
+            return False
+        for key in keys:
+            for _ in range(5):
+                said = self.press(key)
+                if not any(TYPED_AHEAD in text for text in said):
+                    break
+                time.sleep(0.5)  # the session ignores a move key pressed within a second of news (typed_ahead)
         self.settle(0.1)
-        return len(self.frames("screen"))
+        self.moved_on, self.moved_at = seen, len(self.frames())
+        return True
 
     def hold(self, key: str, seconds: float, rate: float = 33.0) -> int:
         """Hold ``key`` down for ``seconds``: a keydown, then repeats at ``rate`` a second as a keyboard sends
@@ -376,8 +406,8 @@ class Browser:
         return [v for v in violations if v["impact"] in ("serious", "critical")]
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+@pytest.fixture(scope="module", name="browser")
+def browser_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     """One headless Chromium for the test module (skipped where missing, failed under CI)."""
     require_browser()
     opened = Browser(tmp_path_factory.mktemp("chromium-profile"))
