@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import shutil
+import signal
 import ssl
 import subprocess
 from collections.abc import Iterator
@@ -447,3 +448,23 @@ def test_a_second_tab_with_the_same_token_takes_the_seat_and_the_first_says_so_a
             await second.close()
 
     asyncio.run(script())
+
+
+def test_a_stopped_server_ends_the_tabs_sessions_and_closes_their_sockets_saying_so(tmp_path: Path) -> None:
+    running = Running(tmp_path / "data")
+    page = Page(running.port)
+
+    async def script() -> None:
+        try:
+            await sign_in(page, "Ida")
+            running.process.send_signal(signal.SIGTERM)
+            await until(lambda: page.closed is not None, "the tab's close", timeout=30)
+            assert page.socket is not None and page.socket.close_code == 1001
+            assert page.closed.extra == "The server is stopping."
+        finally:
+            await page.close()
+
+    asyncio.run(script())
+    out, err = running.process.communicate(timeout=30)
+    assert (running.process.returncode, err) == (0, "")
+    assert out.splitlines() == ["Stopping: closing the connections.", "The server has stopped."]
