@@ -770,7 +770,7 @@ def test_a_stopped_server_closes_its_connections_and_says_so(tmp_path: Path) -> 
         async with aiohttp.ClientSession() as session, session.ws_connect(running.url) as socket:
             await ask(socket, hello("Rae"))
             async with session.get(f"http://127.0.0.1:{running.port}/") as page:
-                assert page.status == 200 and "audiocrib server" in await page.text()
+                assert page.status == 200 and "audiocrib" in await page.text()  # the browser's page (audiocrib.web)
             running.process.send_signal(signal.SIGINT if sys.platform == "win32" else signal.SIGTERM)
             assert await until_closed(socket) == ([], 1001, "The server is stopping.")
     run(go())

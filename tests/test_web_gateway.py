@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import shutil
+import signal
 import ssl
 import subprocess
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
+from audiocrib.client.link import CONNECTED_ELSEWHERE
 from audiocrib.server.app import Server, make_app
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
@@ -423,3 +425,46 @@ def test_random_keys_in_a_browser_never_reach_a_main_menu_or_a_game_on_the_hosts
             begun = True
         if message["type"] == "screen" and message["mode"] in GAME_MOMENTS:
             assert begun, "a game began that was not the server's"
+
+
+def test_a_second_tab_with_the_same_token_takes_the_seat_and_the_first_says_so_and_waits(server: Running) -> None:
+    first, second = Page(server.port), Page(server.port)
+
+    async def script() -> None:
+        try:
+            await sign_in(first, "Una")
+            keep = first.last("keep")
+            mark = len(first.got)
+            await second.open()
+            await second.hello(keep["token"], keep["name"], keep["settings"])
+            await second.hears(lambda s: s.startswith("Lobby: "))
+            await first.hears(CONNECTED_ELSEWHERE, since=mark)
+            await first.screen(lambda s: s["typing"] is not None and s["typing"]["prompt"] == "Your name", mark)
+            await asyncio.sleep(1)  # and it stays so: no tug of war between the tabs
+            assert not any(m["type"] == "say" and m["text"].startswith("Connecting") for m in first.got[mark:])
+            assert await people_connected(server.port) == ["Una"]
+        finally:
+            await first.close()
+            await second.close()
+
+    asyncio.run(script())
+
+
+def test_a_stopped_server_ends_the_tabs_sessions_and_closes_their_sockets_saying_so(tmp_path: Path) -> None:
+    running = Running(tmp_path / "data")
+    page = Page(running.port)
+
+    async def script() -> None:
+        try:
+            await sign_in(page, "Ida")
+            running.process.send_signal(signal.SIGTERM)
+            await until(lambda: page.closed is not None, "the tab's close", timeout=30)
+            assert page.socket is not None and page.socket.close_code == 1001
+            assert page.closed.extra == "The server is stopping."
+        finally:
+            await page.close()
+
+    asyncio.run(script())
+    out, err = running.process.communicate(timeout=30)
+    assert (running.process.returncode, err) == (0, "")
+    assert out.splitlines() == ["Stopping: closing the connections.", "The server has stopped."]

@@ -93,10 +93,11 @@ def build_application(session: Session, input: Input | None = None, output: Outp
     return app
 
 
-async def pace_computer_players(session: Session, stop: Callable[[], object]) -> None:
-    """Until the player quits (then ``stop`` is called): tick the counting timer, and while another player is to
-    move, let the table make that move (a computer player after the pause the player chose; any key hurries it).
-    The terminal and the browser's gateway (`audiocrib.web`) both pace their sessions with it."""
+async def pace_computer_players(session: Session, stop: Callable[[], object], tick: float = _TICK) -> None:
+    """Until the player quits (then ``stop`` is called): every ``tick`` seconds tick the counting timer (and take
+    the server's news), and while another player is to move, let the table make that move (a computer player after
+    the pause the player chose; any key hurries it). The terminal and the browser's gateway (`audiocrib.web`) both
+    pace their sessions with it."""
     while True:
         session.tick()
         if session.finished:
@@ -104,7 +105,7 @@ async def pace_computer_players(session: Session, stop: Callable[[], object]) ->
             return
         table = session.table
         if table is None or not session.bot_waiting():
-            await asyncio.sleep(_TICK)
+            await asyncio.sleep(tick)
             continue
 
         def ready(table: Table = table) -> bool:

@@ -121,6 +121,7 @@ class Gateway:
         self.key = key
         self.ssl_context = ssl_context
         self.sessions: set[WebSession] = set()
+        self.sockets: set[web.WebSocketResponse] = set()
         self._open: dict[str, int] = {}
         self._connects: dict[str, TokenBucket] = {}
 
@@ -158,21 +159,26 @@ class Gateway:
         socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30.0, timeout=5.0)
         await socket.prepare(request)
         self._open[remote] = self._open.get(remote, 0) + 1
+        self.sockets.add(socket)
         try:
             await _Tab(self, socket, self.loopback(request)).run()
         finally:
+            self.sockets.discard(socket)
             self._open[remote] -= 1
             if not self._open[remote]:
                 del self._open[remote]
         return socket
 
     async def close_all(self) -> None:
-        """End every session (on shutdown), waiting a little for their connections to close."""
+        """End every session and close every page's socket, saying the server is stopping (on shutdown), waiting a
+        little for the sessions' connections to close."""
         sessions = list(self.sessions)
         for session in sessions:
             session.stop()
         loop = asyncio.get_running_loop()
         await asyncio.gather(*(loop.run_in_executor(None, s.join, 5.0) for s in sessions))
+        await asyncio.gather(*(s.close(code=WSCloseCode.GOING_AWAY, message=b"The server is stopping.")
+                               for s in list(self.sockets)), return_exceptions=True)
 
 
 def browser_address(request: web.Request) -> str:

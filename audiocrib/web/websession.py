@@ -40,6 +40,9 @@ NOT_NOW = "Cards are picked by number only while you lay away or play."
 FAULT = "The game stopped because of a fault in audiocrib; the host can find it in the server's log."
 _log = logging.getLogger(__name__)
 _TICK = 0.05
+"""Seconds between the session's ticks (the counting timer, the server's news)."""
+_LOOK = 1.0
+"""Seconds at most between looks at the screen when nothing was sent or said."""
 """Seconds between looks at the screen while no message comes (the session's own ticks pace the game)."""
 
 
@@ -95,12 +98,24 @@ def keep_settings(settings: Settings) -> dict[str, Any]:
             "volume": settings.sound_volume / 100 if settings.sounds else 0.0, "session": settings.to_json()}
 
 
+_KEPT = frozenset({"voice", "rate", "voice_volume", "volume", "session"})
+_SETTINGS = frozenset(Settings().to_json())
+
+
 def read_settings(kept: object) -> Settings | None:
-    """The settings a hello brings back (what `keep_settings` gave), checked as hostile; None if unusable."""
-    if not isinstance(kept, dict) or not isinstance(kept.get("session"), dict):
+    """The settings a hello brings back (what `keep_settings` gave), checked as hostile: only known keys, each
+    setting of its kind and among the menu's choices; None if anything is not (the defaults are used).
+
+    >>> read_settings(keep_settings(Settings(pace=0.0))).pace
+    0.0
+    >>> [read_settings(kept) for kept in ({"session": {"pace": 1e9}}, {"session": {"pace": 1.0, "evil": 1}},
+    ...                                   {"session": {}, "script": "x"}, {"session": "pace"}, [1])]
+    [None, None, None, None, None]
+    """
+    if not isinstance(kept, dict) or not isinstance(kept.get("session"), dict) or not set(kept) <= _KEPT:
         return None
     values = kept["session"]
-    if len(values) > 40 or not all(isinstance(k, str) and len(k) <= 40 for k in values):
+    if not set(values) <= _SETTINGS:
         return None
     try:
         return Settings.from_json(values)
@@ -137,6 +152,8 @@ class WebSession:
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="audiocrib-web-session", daemon=True)
         self.session: Session | None = None
+        self._news = 0
+        self._woken: asyncio.Event | None = None
         self.ended = threading.Event()
         """Set once the session has ended and let go of its connection."""
 
@@ -173,10 +190,10 @@ class WebSession:
 
     def _make(self) -> Session:
         def speech(mode: str) -> WebSpeaker:
-            return WebSpeaker(self._send)
+            return WebSpeaker(self._told)
 
-        session = Session(Announcer(WebSpeaker(self._send), _Nowhere()), settings=self._settings or Settings(),
-                          player=WebCues(self._send), open_speech=speech, online_address=self.address)
+        session = Session(Announcer(WebSpeaker(self._told), _Nowhere()), settings=self._settings or Settings(),
+                          player=WebCues(self._told), open_speech=speech, online_address=self.address)
         session.online_only = True
         session.online_ssl = self._ssl
         session.book.address = self.address
@@ -186,9 +203,18 @@ class WebSession:
                 session.book.remember(self._url, self.address, self._name, self._token)
         return session
 
+    def _told(self, message: dict[str, Any]) -> None:
+        """Send what the session says or plays (counted, and the session's loop woken: the screen is looked at
+        again after news)."""
+        self._news += 1
+        if self._woken is not None:
+            self._woken.set()
+        self._send(message)
+
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._inbox = asyncio.Queue()
+        self._woken = asyncio.Event()
         self._ready.set()
         session = self.session = self._make()
         done = asyncio.Event()
@@ -198,18 +224,24 @@ class WebSession:
             if self._stopping:
                 return
             session.start()
-            pacer = asyncio.ensure_future(pace_computer_players(session, done.set))
+            pacer = asyncio.ensure_future(pace_computer_players(session, done.set, _TICK))
+            looked, looked_at, handled = -1, 0.0, 0
             try:
                 while not done.is_set() and not session.finished:
                     if pacer.done():  # the pacing failed: its fault is raised here
                         pacer.result()
-                    shown, kept = self._show(session, shown, kept)
-                    try:
-                        message = await asyncio.wait_for(self._inbox.get(), _TICK)
-                    except TimeoutError:
+                    # the screen changes with what the player sends or the session says (at least once a second
+                    # for the rest): looking only then keeps a thousand idle tabs from costing the server much
+                    now = self._loop.time()
+                    if self._news + handled != looked or now - looked_at >= _LOOK:
+                        looked, looked_at = self._news + handled, now
+                        shown, kept = self._show(session, shown, kept)
+                    message = await self._next(pacer)
+                    if message is None:
                         continue
                     if message["type"] == "stop":
                         return
+                    handled += 1
                     self._take(session, message)
             finally:
                 pacer.cancel()
@@ -220,6 +252,23 @@ class WebSession:
                 with contextlib.suppress(Exception):
                     session.close()  # the connection to the server goes with the tab
             session.announcer.close()
+
+    async def _next(self, pacer: asyncio.Future[None]) -> dict[str, Any] | None:
+        """The page's next message; None sooner if the session said something, the pacing ended, or a while
+        passed."""
+        assert self._inbox is not None and self._woken is not None
+        if not self._inbox.empty():
+            return self._inbox.get_nowait()
+        self._woken.clear()
+        getting = asyncio.ensure_future(self._inbox.get())
+        woken = asyncio.ensure_future(self._woken.wait())
+        waiting: set[asyncio.Future[Any]] = {getting, woken, pacer}
+        await asyncio.wait(waiting, timeout=_LOOK, return_when=asyncio.FIRST_COMPLETED)
+        woken.cancel()
+        if getting.done():
+            return getting.result()
+        getting.cancel()
+        return None
 
     def _show(self, session: Session, shown: dict[str, Any], kept: dict[str, Any]) -> tuple[dict[str, Any],
                                                                                              dict[str, Any]]:
