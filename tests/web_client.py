@@ -95,6 +95,19 @@ class Page:
                 raise AssertionError(f"never heard {sentence!r}; last: {self.said[-8:]}")
             await asyncio.sleep(0.01)
 
+    async def kept(self, test: Callable[[dict[str, Any]], bool] = lambda keep: True, since: int = 0,
+                   timeout: float = 20.0) -> dict[str, Any]:
+        """Wait for a "keep" that ``test`` accepts, from message ``since`` on."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            for message in self.got[since:]:
+                if message["type"] == "keep" and test(message):
+                    return message
+            if loop.time() > end:
+                raise AssertionError(f"no such keep; got {[m for m in self.got if m['type'] == 'keep'][-1:]}")
+            await asyncio.sleep(0.01)
+
     async def screen(self, test: Callable[[dict[str, Any]], bool], since: int = 0,
                      timeout: float = 20.0) -> dict[str, Any]:
         """Wait for a "screen" that ``test`` accepts, from message ``since`` on."""
@@ -135,6 +148,7 @@ async def sign_in(page: Page, name: str) -> None:
     await page.send({"type": "line", "text": name})
     await page.hears(lambda s: s.startswith("Lobby: "))
     await page.screen(lambda s: s["mode"] == "lobby")
+    await page.kept(lambda keep: keep["token"] != "")
 
 
 async def make_table(page: Page) -> None:
