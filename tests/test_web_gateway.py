@@ -468,3 +468,25 @@ def test_a_stopped_server_ends_the_tabs_sessions_and_closes_their_sockets_saying
     out, err = running.process.communicate(timeout=30)
     assert (running.process.returncode, err) == (0, "")
     assert out.splitlines() == ["Stopping: closing the connections.", "The server has stopped."]
+
+
+def test_the_token_is_sent_to_be_kept_before_anything_is_said_about_being_connected(server: Running) -> None:
+    """A tab closed just after the lobby is heard must still have its token: the server knows the name from then
+    on, and without the token the next visit would hear that the name is taken."""
+    page = Page(server.port)
+
+    async def script() -> None:
+        try:
+            await page.open()
+            await page.hello()
+            await page.screen(lambda s: s["typing"] is not None and s["typing"]["prompt"] == "Your name")
+            mark = await page.send({"type": "line", "text": "Cy"})
+            await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
+            after = page.got[mark:]
+            first_keep = next(i for i, m in enumerate(after) if m["type"] == "keep" and m["token"])
+            said_first = next(i for i, m in enumerate(after) if m["type"] == "say" and m["text"].startswith("Lobby: "))
+            assert first_keep < said_first, [m["type"] for m in after[:said_first + 1]]
+        finally:
+            await page.close()
+
+    asyncio.run(script())

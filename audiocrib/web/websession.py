@@ -153,6 +153,8 @@ class WebSession:
         self._thread = threading.Thread(target=self._run, name="audiocrib-web-session", daemon=True)
         self.session: Session | None = None
         self._news = 0
+        self._kept: dict[str, Any] = {}
+        """What the browser was last sent to keep."""
         self._woken: asyncio.Event | None = None
         self.ended = threading.Event()
         """Set once the session has ended and let go of its connection."""
@@ -209,6 +211,9 @@ class WebSession:
         self._news += 1
         if self._woken is not None:
             self._woken.set()
+        if message["type"] == "say" and self.session is not None:
+            # the token first: a tab closed as soon as it hears it is connected must still have it kept
+            self._keep(self.session)
         self._send(message)
 
     async def _main(self) -> None:
@@ -219,7 +224,6 @@ class WebSession:
         session = self.session = self._make()
         done = asyncio.Event()
         shown: dict[str, Any] = {}
-        kept: dict[str, Any] = {}
         try:
             if self._stopping:
                 return
@@ -235,7 +239,7 @@ class WebSession:
                     now = self._loop.time()
                     if self._news + handled != looked or now - looked_at >= _LOOK:
                         looked, looked_at = self._news + handled, now
-                        shown, kept = self._show(session, shown, kept)
+                        shown = self._show(session, shown)
                     message = await self._next(pacer)
                     if message is None:
                         continue
@@ -245,7 +249,7 @@ class WebSession:
                     self._take(session, message)
             finally:
                 pacer.cancel()
-            self._show(session, shown, kept)
+            self._show(session, shown)
             self._send({"type": "bye", "text": BYE})
         finally:
             if not session.finished:
@@ -270,18 +274,22 @@ class WebSession:
         getting.cancel()
         return None
 
-    def _show(self, session: Session, shown: dict[str, Any], kept: dict[str, Any]) -> tuple[dict[str, Any],
-                                                                                             dict[str, Any]]:
-        """Send the screen and what the browser keeps, each when it changed; the new ones."""
+    def _show(self, session: Session, shown: dict[str, Any]) -> dict[str, Any]:
+        """Send the screen and what the browser keeps, each when it changed; the screen sent."""
         screen = describe(session)
         if screen != shown:
             self._send(screen)
+        self._keep(session)
+        return screen
+
+    def _keep(self, session: Session) -> None:
+        """Send what the browser keeps, if it changed since it was last sent."""
         found = session.book.token_for(self._url)
         name, token = found if found is not None else (session.book.name, "")
         keep = {"type": "keep", "token": token, "name": name, "settings": keep_settings(session.settings)}
-        if keep != kept:
+        if keep != self._kept:
+            self._kept = keep
             self._send(keep)
-        return screen, keep
 
     def _take(self, session: Session, message: dict[str, Any]) -> None:
         kind = message["type"]
