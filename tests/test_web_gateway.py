@@ -60,11 +60,12 @@ def test_a_browser_player_signs_in_plays_a_whole_match_by_keys_and_hears_the_nar
             await page.screen(lambda s: s["mode"] == "discard")
             shown = page.last("screen")
             assert len(shown["hand"]) == 6 and all(len(card["short"]) == 2 for card in shown["hand"])
-            assert len(shown["status"]) == 3
-            mark = await page.send({"type": "key", "key": "s"})  # the status lines are the one-key answers
-            await page.hears(shown["status"][0], since=mark)
-            mark = await page.send({"type": "key", "key": "c"})  # (whose turn may change meanwhile: not asked)
-            await page.hears(shown["status"][1], since=mark)
+            # the status lines are the one-key answers a sighted player wants at a glance: the scores, whose
+            # turn, whose crib, the starter (and in the play the cards on the table, in the show the hand counted)
+            assert len(shown["status"]) == 4
+            for key, line in zip("sbf", (shown["status"][0], shown["status"][2], shown["status"][3]), strict=True):
+                mark = await page.send({"type": "key", "key": key})  # (whose turn may change meanwhile: not asked)
+                await page.hears(line, since=mark)
             await play_match(page)
             await page.hears(lambda s: s.startswith("Press Enter for the lobby"))
             mark = await page.send({"type": "key", "key": "enter"})

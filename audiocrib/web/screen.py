@@ -1,5 +1,6 @@
 """What is on a session's screen, for the page to show: the mode, a title, the menu, the hand, the status lines
-and the line being typed. Every string is the shell's own (its menu items as it says them, the one-key answers).
+(the scores, whose turn, whose crib, the starter, and the cards on the table or the hand counted) and the line
+being typed. Every string is the shell's own (its menu items as it says them, the one-key answers).
 
 >>> from audiocrib.shell.announcer import Announcer
 >>> from audiocrib.speech import RecordingSpeaker
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from audiocrib.engine.phase import Phase
 from audiocrib.shell.keys import Mode
 from audiocrib.shell.session import Session
 from audiocrib.telling import answers
@@ -65,4 +67,9 @@ def _table(session: Session) -> tuple[list[dict[str, Any]], list[str]]:
         if moment == "play":
             entry["playable"] = card in view.playable
         hand.append(entry)
-    return hand, [answers.scores(view), answers.count(view), answers.turn(view)]
+    status = [answers.scores(view), answers.turn(view), answers.crib_owner(view), answers.starter(view)]
+    if view.phase in (Phase.PLAY, Phase.PEG_CLAIM):
+        status.append(answers.table(view))
+    elif view.phase is not Phase.DISCARD:
+        status.append(answers.count(view))  # the hand being counted, or the last one shown
+    return hand, status
