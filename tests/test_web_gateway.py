@@ -491,3 +491,27 @@ def test_the_token_is_sent_to_be_kept_before_anything_is_said_about_being_connec
             await page.close()
 
     asyncio.run(script())
+
+
+def test_a_typed_line_longer_than_its_box_is_answered_with_its_limit_and_not_cut_short(server: Running) -> None:
+    """The page's box stops at the line's limit, which the screen gives it; a longer line (a page of another
+    making) is told the limit, and nothing is sent in its name."""
+    page = Page(server.port)
+
+    async def script() -> None:
+        try:
+            await page.open()
+            await page.hello()
+            asked = await page.screen(lambda s: s["typing"] is not None and s["typing"]["prompt"] == "Your name")
+            assert asked["typing"]["limit"] == 24
+            mark = await page.send({"type": "line", "text": "Ann" * 10})
+            await page.hears("That is as long as it can be: 24 characters.", since=mark)
+            await asyncio.sleep(0.3)
+            assert page.last("screen")["typing"] is not None and not any(
+                m["type"] == "keep" and m["name"] for m in page.got[mark:])
+            mark = await page.send({"type": "line", "text": "Ann"})
+            await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
+        finally:
+            await page.close()
+
+    asyncio.run(script())

@@ -130,6 +130,7 @@ def test_the_name_is_typed_in_the_text_box_and_the_focus_comes_back(page: Browse
     label = page.script("return document.getElementById('line').labels[0].textContent;")
     assert label, "the text box has the session's prompt as its label"
     assert page.script("return document.getElementById('line').type;") == "text"
+    assert page.script("return document.getElementById('line').maxLength;") == 24, "the name's own limit"
     page.driver.switch_to.active_element.send_keys("Ann", Keys.ENTER)
     wait_until(lambda: not shown(page, "typing"), "the text box to go once the name is taken")
     assert focused(page) == "game"

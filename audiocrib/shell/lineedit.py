@@ -12,7 +12,7 @@ chat): each key answered in words, the line read back on request, and gone over 
 
 from __future__ import annotations
 
-__all__ = ["LineEdit", "char_word"]
+__all__ = ["LineEdit", "char_word", "too_long"]
 
 _CHAR_WORDS = {
     " ": "space", ".": "dot", ",": "comma", "-": "dash", "_": "underscore", "'": "apostrophe", ":": "colon",
@@ -25,6 +25,11 @@ def char_word(char: str) -> str:
     """A character as said: "A" for a capital (screen readers say "cap A" themselves when reading), "space",
     "dot"."""
     return _CHAR_WORDS.get(char, char)
+
+
+def too_long(limit: int) -> str:
+    """The answer to a character, or a whole line, past a line's ``limit``."""
+    return f"That is as long as it can be: {limit} characters."
 
 
 class LineEdit:
@@ -51,7 +56,7 @@ class LineEdit:
         if len(char) != 1 or not char.isprintable():
             return "That key types nothing."
         if len(self.text) >= self.limit:
-            return f"That is as long as it can be: {self.limit} characters."
+            return too_long(self.limit)
         self.text = self.text[: self.cursor] + char + self.text[self.cursor:]
         self.cursor += 1
         return self._said(char)

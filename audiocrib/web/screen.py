@@ -38,7 +38,7 @@ def describe(session: Session) -> dict[str, Any]:
     typing = None
     title = mode.value[0].upper() + mode.value[1:]
     if mode is Mode.TYPING:
-        typing = {"prompt": session.line.purpose, "secret": session.line.secret}
+        typing = {"prompt": session.line.purpose, "secret": session.line.secret, "limit": session.line.limit}
         title = session.line.purpose
     menu = None
     if mode in MENU_MODES:

@@ -23,6 +23,7 @@ from audiocrib.online.fields import NAME, TOKEN, ProtocolError
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.app import pace_computer_players
 from audiocrib.shell.keys import Mode
+from audiocrib.shell.lineedit import too_long
 from audiocrib.shell.session import Session
 from audiocrib.shell.settings import Settings
 from audiocrib.web.screen import MENU_MODES, describe
@@ -300,7 +301,10 @@ class WebSession:
                 session.say(NO_LINE)
                 return
             line = session.line
-            line.text = message["text"][: line.limit]
+            if len(message["text"]) > line.limit:
+                session.say(too_long(line.limit))  # said, not cut short: the page's box should have stopped it
+                return
+            line.text = message["text"]
             line.cursor = len(line.text)
             session.press("enter")
         elif kind == "choose":

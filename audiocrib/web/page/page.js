@@ -284,6 +284,8 @@
       const starting = typing.hidden;
       setText(prompt, typeof asked.prompt === 'string' ? asked.prompt : '');
       line.type = asked.secret === true ? 'password' : 'text';
+      const limit = asked.limit;
+      line.maxLength = Number.isInteger(limit) && limit > 0 && limit <= 500 ? limit : 500;
       typing.hidden = false;
       if (starting) {
         line.value = '';
