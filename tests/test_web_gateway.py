@@ -344,7 +344,7 @@ def test_a_servers_password_is_asked_for_in_a_secret_box(tmp_path: Path) -> None
             await page.hello(name="Pia")
             await page.hears("This server has a password; ask whoever runs it.")
             asked = await page.screen(lambda s: s["typing"] is not None)
-            assert asked["typing"] == {"prompt": "Password", "secret": True}
+            assert asked["typing"] == {"prompt": "Password", "secret": True, "limit": 128}
             mark = await page.send({"type": "line", "text": "open sesame"})
             await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
             assert not any("sesame" in said for said in page.said)
