@@ -66,8 +66,14 @@ def test_a_browser_player_signs_in_plays_a_whole_match_by_keys_and_hears_the_nar
             for key, line in zip("sbf", (shown["status"][0], shown["status"][2], shown["status"][3]), strict=True):
                 mark = await page.send({"type": "key", "key": key})  # (whose turn may change meanwhile: not asked)
                 await page.hears(line, since=mark)
+            mark = await page.send({"type": "key", "key": "?"})  # every key: the online game menu's own items
+            await page.send({"type": "key", "key": "."})  # (the keys at the table always are the second page)
+            await page.hears(lambda s: s.startswith("At the table, always: ") and (
+                "Escape: The game menu: resume, settings, leave the table for now." in s), since=mark)
             await play_match(page)
             await page.hears(lambda s: s.startswith("Press Enter for the lobby"))
+            mark = await page.send({"type": "key", "key": "f1"})
+            await page.hears("Enter: Back to the lobby.", since=mark)
             mark = await page.send({"type": "key", "key": "enter"})
             await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
             await page.screen(lambda s: s["mode"] == "lobby", since=mark)

@@ -58,6 +58,9 @@ from audiocrib.telling.narrator import Narrator
 
 _CONNECTING_WEB = (Binding(("escape",), "Stop connecting; your name is asked again.", "_stop_connecting"),)
 """Escape while connecting, in a browser's session (which has no main menu)."""
+_ONLINE_WORDS = {"_open_game_menu": "The game menu: resume, settings, leave the table for now.",
+                 "_to_main_menu": "Back to the lobby."}
+"""What the help says of the keys that lead somewhere else at an online table."""
 _POSITION_KEYS = frozenset({"_mark_at", "_select_at", "mark_at"})
 """The methods of the digit keys that pick a card by its position in the hand."""
 
@@ -262,9 +265,17 @@ class SessionCore:
         positions = tuple(str(n) for n in range(1, min(held, 9) + 1))
         return tuple(Binding(positions, b.description, b.method) if b.method in _POSITION_KEYS else b for b in own)
 
+    def _as_here(self, bindings: tuple[Binding, ...]) -> tuple[Binding, ...]:
+        """``bindings`` with the words for where they lead at an online table: its game menu has no saving, and a
+        match over goes back to the lobby."""
+        if self.client is None:
+            return bindings
+        return tuple(Binding(b.keys, _ONLINE_WORDS[b.method], b.method) if b.method in _ONLINE_WORDS else b
+                     for b in bindings)
+
     def _help(self, key: str) -> None:
         """F1: what to do now and the keys for this moment."""
-        own = self._own_keys()
+        own = self._as_here(self._own_keys())
         if self.mode is Mode.DRILL:
             lines = [f"{key_words(b.keys)}: {b.description}" for b in own]
         elif self.mode is Mode.TYPING:
@@ -312,7 +323,7 @@ class SessionCore:
         groups = [(title, self._own_keys() if title == now and title != "In the menus" else bindings)
                   for title, bindings in groups]
         groups.sort(key=lambda group: (group[0] != now, group[1] is not table))  # this moment's, the table's
-        pages = [f"{title}: " + " ".join(f"{key_words(b.keys)}: {b.description}" for b in bindings)
+        pages = [f"{title}: " + " ".join(f"{key_words(b.keys)}: {b.description}" for b in self._as_here(bindings))
                  for title, bindings in groups]
         self._say_pages(f"Every key, {_number(len(pages))} messages; period steps to the next, comma back.", pages)
 
