@@ -7,7 +7,7 @@ player hears is the same table of bindings the keys are dispatched from (`audioc
 
 A session is its screens, one module each, over the state they share (`audiocrib.shell.core`): the menus
 (`menus`), the table while playing (`at_table`: the narration and the moves sent; `table_keys`: the keys),
-practice (`practice`) and the player's files (`keeping`). The game itself is behind a `Table`
+practice (`practice`), the player's files (`keeping`) and help (`helping`). The game itself is behind a `Table`
 (`audiocrib.shell.table`); the offline one (`audiocrib.shell.offline`) holds the game and the computer players.
 
 The game is narrated from its event log as the human (seat 0) sees it. Narration stops before each new deal and
@@ -33,6 +33,7 @@ answer from the game as it stood at that moment.
 from __future__ import annotations
 
 from audiocrib.shell.at_table import AtTable
+from audiocrib.shell.helping import Helping
 from audiocrib.shell.keeping import Keeping
 from audiocrib.shell.keys import Binding, Mode
 from audiocrib.shell.menus import Menus
@@ -46,7 +47,7 @@ __all__ = ["SEAT", "WELCOME", "Binding", "Mode", "Session"]
 WELCOME = "Welcome to audiocrib. Press F1 for help at any time."
 
 
-class Session(Menus, Practice, Keeping, AtTable, TableKeys, OnlineScreens):
+class Session(Menus, Practice, Keeping, AtTable, TableKeys, OnlineScreens, Helping):
     """One run of the shell: the menus, the table setup, the settings and the game being played.
 
     ``save_path`` is where the game in progress is kept, written after every move (None: games are not kept);
