@@ -23,7 +23,7 @@ import pytest
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.keys import Keys
 
-from tests.browser_driver import GAME_AREA, LIVE_REGION, Browser, require_browser, wait_until
+from tests.browser_driver import GAME_AREA, LIVE_REGION, Browser, browser_fixture, wait_until  # noqa: F401 (a fixture)
 from tests.test_serve import Running
 
 PLAYED = """
@@ -48,13 +48,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    require_browser()
-    opened = Browser(tmp_path_factory.mktemp("chromium-profile"))
-    try:
-        yield opened
-    finally:
-        opened.quit()
+def page(browser: Browser) -> Browser:
+    """The module's one headless Chromium (the driver's fixture), as these tests call it."""
+    return browser
 
 
 def url(server: Running) -> str:
