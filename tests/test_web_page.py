@@ -23,7 +23,7 @@ import pytest
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.keys import Keys
 
-from tests.browser_driver import GAME_AREA, LIVE_REGION, Browser, browser_fixture, wait_until  # noqa: F401 (a fixture)
+from tests.browser_driver import DESKTOP, GAME_AREA, KEYS, LIVE_REGION, Browser, browser_fixture, wait_until  # noqa: F401 (a fixture)
 from tests.test_serve import Running
 
 PLAYED = """
@@ -205,6 +205,65 @@ def test_chat_is_shown_as_text_and_nothing_runs(page: Browser, server: Running) 
         page.driver.switch_to.alert.text  # noqa: B018
 
 
+def press_on_focus(page: Browser, *keys: str) -> None:
+    """Press ``keys`` on whatever has the focus now (not the game area), each once the last was answered."""
+    for key in keys:
+        count = page.answers()
+        page.driver.switch_to.active_element.send_keys(KEYS.get(key, key))
+        wait_until(lambda count=count: page.answers() > count, f"an answer to the key {key!r}")
+
+
+def test_the_keys_work_from_a_button_and_enter_clicks_it(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Ola")
+    page.script("document.querySelector('#menu button').focus();")
+    spy(page)
+    items, before = menu(page)
+    press_on_focus(page, "down", "f1")
+    wait_until(lambda: menu(page)[1] == (before + 1) % len(items), "the menu's current item to move down")
+    assert sent(page) == [{"type": "key", "key": "down"}, {"type": "key", "key": "f1"}]
+    assert focused(page) == "button"
+    spy(page)
+    refresh = next(index for index, item in enumerate(menu(page)[0]) if item.startswith("Refresh"))
+    page.script("document.querySelectorAll('#menu button')[arguments[0]].focus();", refresh)
+    press_on_focus(page, "enter")
+    assert sent(page) == [{"type": "choose", "list": "menu", "index": refresh}], "Enter is the button's own click"
+
+
+def test_f1_in_the_text_box_asks_the_session_and_not_the_browser(page: Browser, server: Running) -> None:
+    forget(page, server)
+    wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box, focused, for the name")
+    spy(page)
+    page.driver.switch_to.active_element.send_keys("Pa")
+    assert page.script("return document.getElementById('line').dispatchEvent(new KeyboardEvent('keydown',"
+                       " {bubbles: true, cancelable: true, key: 'F1'}));") is False, "F1 is kept from the browser"
+    before = len(page.heard)
+    press_on_focus(page, "f1")
+    assert len(page.heard) > before, "the session read its help for typing"
+    assert sent(page) == [{"type": "key", "key": "f1"}] * 2, "the letters stay in the box"
+    assert page.script("return document.getElementById('line').value;") == "Pa"
+
+
+def test_the_log_keeps_following_when_it_is_resized(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Quin")
+    page.driver.set_window_size(800, 900)
+    page.hold("down", 1.5, rate=20)
+    page.settle(0.3)
+    page.press("f1", "f1")  # long lines, that wrap more in a narrower log
+    at_bottom = ("const s = document.getElementById('log-scroll');"
+                 "return s.scrollHeight > s.clientHeight + 50 && s.scrollTop + s.clientHeight >= s.scrollHeight - 2;")
+    wait_until(lambda: page.script(at_bottom), "the log, overflowing, at its newest line")
+    try:
+        # Wider, the page takes two columns and the log the narrower one: its lines wrap, it grows under its
+        # reader with no new line.
+        page.driver.set_window_size(1280, 900)
+        wait_until(lambda: page.script("return window.innerWidth;") > 1000, "a wider window")
+        wait_until(lambda: page.script(at_bottom), "the log to stay at its newest line", timeout=3)
+        page.press("r")
+        wait_until(lambda: page.script(at_bottom), "the log to follow the next line", timeout=3)
+    finally:
+        page.driver.set_window_size(*DESKTOP)
+
+
 def test_the_live_region_and_the_log_get_the_same_texts_in_order(page: Browser, server: Running) -> None:
     sit_down(page, server, "Fay")
     page.press("down", "down", "f1", "up", "r")
@@ -272,6 +331,9 @@ def test_the_hand_and_the_menu_are_buttons_with_marks_not_only_in_colour(page: B
         page.driver.set_window_size(width, 800)
         wait_until(lambda width=width: page.script("return window.innerWidth;") <= width, f"a {width} px window")
         assert page.script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth;")
+        # The cards come before the status lines, so a phone shows them on its first screen.
+        assert page.script("return document.getElementById('hand-area').getBoundingClientRect().top"
+                           " < document.getElementById('status-area').getBoundingClientRect().top;")
     page.screenshots("page-table-marked")
 
 
@@ -280,8 +342,11 @@ def test_quitting_says_goodbye_and_a_button_starts_again(page: Browser, server: 
     click_item(page, "Quit")
     wait_until(lambda: shown(page, "bye"), "the button to start again")
     label = page.script("return document.getElementById('again').textContent;")
-    assert label and page.heard[-1] == label
     assert focused(page) == "again"
+    # The button that takes the focus reads the words: the live region does not say them a second time (they
+    # are in the visible log).
+    page.settle(0.3)
+    assert label and log_texts(page)[-1] == label and label not in page.heard, page.heard[-3:]
     assert not page.script("return document.querySelectorAll('#menu button').length;")
     before = len(page.heard)
     page.driver.switch_to.active_element.click()
@@ -398,6 +463,11 @@ def test_a_dropped_server_is_shown_and_the_page_connects_again(page: Browser, tm
     wait_until(lambda: page.script("return document.getElementById('connection').textContent;") == down,
                "the page to show it is disconnected")
     assert page.script("return document.getElementById('connection').getAttribute('role');") == "status"
+    # The gateway's reason for closing is heard, and a key pressed while down is answered, not swallowed.
+    assert "The server is stopping." in page.heard[-3:], page.heard[-3:]
+    spy(page)
+    assert page.press("x") == [down]
+    assert sent(page) == []
     heard = len(page.heard)
     again = Running(tmp_path / "data", "--port", str(port))
     try:

@@ -36,6 +36,10 @@
   const menu = $('menu');
   const bye = $('bye');
   const again = $('again');
+  const enter = $('enter');
+  const change = $('change');
+  const changeBack = $('change-back');
+  const changeForward = $('change-forward');
 
   let socket = null;
   let delay = FIRST_DELAY;
@@ -44,6 +48,10 @@
   let interruptNext = false;
   let audioUnlocked = false;
   let label = null;             // the newest screen title, given to the game area when it is not focused
+  let mode = '';                // the session's moment, from the newest screen
+  let typed = null;             // the line's text as the gateway last described it (null: no text box)
+  let following = true;         // the visible log shows its newest line (its reader has not scrolled back)
+  let downSaid = -1e9;          // when a key last had the page say it is disconnected (performance.now())
   let keep = loadKeep();
 
   // ---- what the browser keeps ----
@@ -110,10 +118,12 @@
       delay = FIRST_DELAY;
       if (isObject(message)) receive(message);
     };
-    opened.onclose = () => {
+    opened.onclose = (event) => {
       if (socket !== opened) return;
       socket = null;
       if (ended) return;
+      // The gateway closes with a sentence of its own ("The server is stopping."): the player hears why.
+      if (typeof event.reason === 'string' && event.reason) say(event.reason, false);
       showConnection(false);
       retry = window.setTimeout(connect, delay);
       delay = Math.min(LAST_DELAY, delay * 2);
@@ -150,8 +160,6 @@
   function say(text, interrupt) {
     const now = interrupt || interruptNext;
     interruptNext = false;
-    // The log follows the newest line unless its reader has scrolled back to read an older one.
-    const following = logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 24;
     append(log, text, LOG_LIMIT);
     if (following) logScroll.scrollTop = logScroll.scrollHeight;
     // One live region, so nothing is spoken twice; an announcement that interrupts (or is the first after the
@@ -193,9 +201,10 @@
 
   function screen(message) {
     if (typeof message.title === 'string') showTitle(message.title);
-    if (typeof message.mode === 'string') document.body.dataset.mode = message.mode.slice(0, 40);
+    if (typeof message.mode === 'string') mode = document.body.dataset.mode = message.mode.slice(0, 40);
     showStatus(strings(message.status));
     showHand(Array.isArray(message.hand) ? message.hand.filter(isObject) : []);
+    showEnter(typeof message.enter === 'string' ? message.enter : null);
     showMenu(isObject(message.menu) ? message.menu : null);
     showTyping(isObject(message.typing) ? message.typing : null);
   }
@@ -205,9 +214,12 @@
     label = text;
     // A focused element whose name changes is read again by some screen readers, over the announcement itself:
     // the game area takes the new title when focus is elsewhere (or leaves it).
-    if (document.activeElement !== game || game.getAttribute('aria-label') === 'audiocrib') {
-      game.setAttribute('aria-label', text);
-    }
+    if (document.activeElement !== game) game.setAttribute('aria-label', text);
+  }
+
+  // The game area carries the newest title whenever the focus comes to it (and once it has left it).
+  function nameGame() {
+    if (label !== null && game.getAttribute('aria-label') !== label) game.setAttribute('aria-label', label);
   }
 
   // Keeps ``list`` at ``count`` items, reusing those there so that a focused button keeps its focus.
@@ -258,12 +270,35 @@
       setText(button.firstElementChild, short);
       setText(button.lastElementChild, typeof card.label === 'string' ? card.label : short);
       button.dataset.suit = short.slice(-1).toLowerCase();
-      button.setAttribute('aria-pressed', card.marked === true ? 'true' : 'false');
-      // In the play, a card that cannot be played now is drawn dashed (the session says why if pressed).
-      if (card.playable === false) button.dataset.playable = 'no';
-      else delete button.dataset.playable;
+      // Cards are marked only while they are laid away; elsewhere a card is a plain button.
+      if (mode === 'discard') button.setAttribute('aria-pressed', card.marked === true ? 'true' : 'false');
+      else button.removeAttribute('aria-pressed');
+      // In the play, a card that cannot be played now is dimmed and struck through, yet still focusable and
+      // pressable: the session says why it cannot be played.
+      if (card.playable === false) button.setAttribute('aria-disabled', 'true');
+      else button.removeAttribute('aria-disabled');
     });
-    handArea.hidden = cards.length === 0;
+    handArea.hidden = cards.length === 0 && enter.hidden;
+  }
+
+  // Keeps ``button`` shown with ``text`` (the session's words), or hides it when ``text`` is null; a button
+  // that goes while it has the focus gives it to the game area.
+  function showButton(button, text) {
+    if (text === null) {
+      if (!button.hidden) {
+        const hadFocus = document.activeElement === button;
+        button.hidden = true;
+        if (hadFocus) game.focus();
+      }
+      return;
+    }
+    setText(button, text);
+    button.hidden = false;
+  }
+
+  function showEnter(text) {
+    showButton(enter, text);
+    handArea.hidden = hand.childElementCount === 0 && enter.hidden;
   }
 
   function showMenu(shown) {
@@ -276,6 +311,11 @@
       if (index === current) button.setAttribute('aria-current', 'true');
       else button.removeAttribute('aria-current');
     });
+    const words = shown && Array.isArray(shown.change) ? strings(shown.change) : [];
+    const changing = items.length > 0 && words.length === 2;
+    showButton(changeBack, changing ? words[0] : null);
+    showButton(changeForward, changing ? words[1] : null);
+    change.hidden = !changing;
     menuArea.hidden = items.length === 0;
   }
 
@@ -287,13 +327,16 @@
       const limit = asked.limit;
       line.maxLength = Number.isInteger(limit) && limit > 0 && limit <= 500 ? limit : 500;
       typing.hidden = false;
-      if (starting) {
-        line.value = '';
-        line.focus();
-      }
+      // The session may keep a line it refused: the box shows the line as the session holds it, when it opens
+      // and whenever that changes (not over what the player types meanwhile).
+      const text = typeof asked.text === 'string' ? asked.text : '';
+      if (starting || text !== typed) line.value = text;
+      typed = text;
+      if (starting) line.focus();
     } else if (!typing.hidden) {
       const hadFocus = typing.contains(document.activeElement) || document.activeElement === document.body;
       typing.hidden = true;
+      typed = null;
       line.value = '';
       line.type = 'text';
       if (hadFocus) game.focus();
@@ -306,14 +349,24 @@
 
   function finish(text) {
     ended = true;
-    say(text, false);
     setText(again, text);
     bye.hidden = false;
+    // The session is over, so the game area has nothing left to do: the way back in takes the focus. The button
+    // that takes it reads the words; the live region has them only when it does not (they are in the log).
+    const active = document.activeElement;
+    const moving = active === game || active === document.body || active === null ||
+      (active.tagName === 'BUTTON' && !bye.contains(active));
+    if (moving) {
+      append(log, text, LOG_LIMIT);
+      if (following) logScroll.scrollTop = logScroll.scrollHeight;
+    } else {
+      say(text, false);
+    }
     showMenu(null);
     showHand([]);
+    showEnter(null);
     showTyping(null);
-    // The session is over, so the game area has nothing left to do: the way back in takes the focus.
-    if (document.activeElement === game || document.activeElement === document.body) again.focus();
+    if (moving) again.focus();
     if (socket) socket.close();
   }
 
@@ -326,18 +379,42 @@
     return null;
   }
 
-  game.addEventListener('keydown', (event) => {
+  // While the connection is down a key is not lost in silence: the page says it is reconnecting (at most once a
+  // second, as a held key repeats).
+  function sendKey(name) {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      send({ type: 'key', key: name });
+    } else if (!ended && document.body.classList.contains('down') && performance.now() - downSaid > 1000) {
+      downSaid = performance.now();
+      say(connection.dataset.down, false);
+    }
+  }
+
+  // The game's keys work wherever the focus is (the game area, a card or menu button reached with Tab), except
+  // that a focused button keeps Enter and space (its click acts), the scrolling log keeps its scrolling keys, and
+  // the text box keeps every key but F1 (the session's help for typing) and Escape (cancel).
+  const SCROLLING = new Set(['up', 'down', 'home', 'end', 'space']);
+  document.addEventListener('keydown', (event) => {
     unlockAudio();
     const name = keyName(event);
     if (name === null) return;
+    const target = event.target instanceof Element ? event.target : game;
+    if (typing.contains(target)) {
+      if (name !== 'f1' && name !== 'escape') return;
+    } else if (target.tagName === 'BUTTON' && (name === 'enter' || name === 'space')) {
+      return;
+    } else if (target === logScroll && SCROLLING.has(name)) {
+      return;
+    } else if (target !== game && target !== document.body && target.tagName !== 'BUTTON' && target !== logScroll) {
+      return;
+    }
     event.preventDefault();
     if (event.repeat && !REPEATING.has(name)) return;
-    send({ type: 'key', key: name });
+    sendKey(name);
   });
 
-  game.addEventListener('blur', () => {
-    if (label !== null && game.getAttribute('aria-label') !== label) game.setAttribute('aria-label', label);
-  });
+  game.addEventListener('blur', nameGame);
+  game.addEventListener('focus', nameGame);
 
   typing.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -345,15 +422,21 @@
     line.value = '';
   });
 
-  line.addEventListener('keydown', (event) => {
-    unlockAudio();
-    if (event.key === 'Escape' || event.key === 'Esc') {
-      event.preventDefault();
-      send({ type: 'key', key: 'escape' });
-    }
-  });
-
   $('cancel').addEventListener('click', () => send({ type: 'key', key: 'escape' }));
+  enter.addEventListener('click', () => { unlockAudio(); sendKey('enter'); });
+  changeBack.addEventListener('click', () => { unlockAudio(); sendKey('left'); });
+  changeForward.addEventListener('click', () => { unlockAudio(); sendKey('right'); });
+
+  // The log follows its newest line while its reader has not scrolled back, also when it is resized (a phone
+  // turned, the page zoomed), which moves its bottom without a scroll.
+  logScroll.addEventListener('scroll', () => {
+    following = logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 24;
+  });
+  if ('ResizeObserver' in window) {
+    const stay = new ResizeObserver(() => { if (following) logScroll.scrollTop = logScroll.scrollHeight; });
+    stay.observe(logScroll);
+    stay.observe(log);
+  }
 
   again.addEventListener('click', () => {
     ended = false;
