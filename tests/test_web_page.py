@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,16 @@ import pytest
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.keys import Keys
 
-from tests.browser_driver import DESKTOP, GAME_AREA, KEYS, LIVE_REGION, Browser, browser_fixture, wait_until  # noqa: F401 (a fixture)
+from tests.browser_driver import (  # noqa: F401 (browser_fixture: a fixture)
+    DESKTOP,
+    GAME_AREA,
+    KEYS,
+    LIVE_REGION,
+    TYPED_AHEAD,
+    Browser,
+    browser_fixture,
+    wait_until,
+)
 from tests.test_serve import Running
 
 PLAYED = """
@@ -477,3 +487,28 @@ def test_a_dropped_server_is_shown_and_the_page_connects_again(page: Browser, tm
         assert not shown(page, "typing"), "the name is not asked again"
     finally:
         again.stop()
+
+
+def test_cards_are_toggles_only_while_laid_away(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Rex")
+    click_item(page, "Create a table")
+    page.press("left")  # one seat for a person, the other a computer player's
+    click_item(page, "Create the table")
+    click_item(page, "Start the game")
+    wait_until(lambda: page.screen().get("mode") == "discard" and page.script(
+        "return document.querySelectorAll('#hand button[aria-pressed]').length;") == 6, "the deal, as toggles")
+    page.script("document.querySelectorAll('#hand button')[0].click();")
+    wait_until(lambda: page.script("return document.querySelectorAll('#hand [aria-pressed=true]').length;") == 1,
+               "one card marked")
+    page.script("document.querySelectorAll('#hand button')[1].click();")
+    wait_until(lambda: page.script("return document.querySelectorAll('#hand [aria-pressed=true]').length;") == 2,
+               "two cards marked")
+    for _ in range(5):
+        time.sleep(1.1)  # the session takes no Enter within a second of news (its typed-ahead guard)
+        if not any(TYPED_AHEAD in text for text in page.press("enter")):
+            break
+    wait_until(lambda: page.screen().get("mode") != "discard" and len(page.screen().get("hand") or []) == 4,
+               "the four cards kept, after the discard")
+    wait_until(lambda: page.script("return document.querySelectorAll('#hand button').length;") == 4, "four cards")
+    assert page.script("return document.querySelectorAll('#hand button[aria-pressed]').length;") == 0, \
+        "after the discard a card is a plain button, not a toggle"
