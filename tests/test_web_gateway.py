@@ -60,6 +60,7 @@ def test_a_browser_player_signs_in_plays_a_whole_match_by_keys_and_hears_the_nar
             await page.screen(lambda s: s["mode"] == "discard")
             shown = page.last("screen")
             assert len(shown["hand"]) == 6 and all(len(card["short"]) == 2 for card in shown["hand"])
+            assert shown["enter"] == "Lay the marked cards away to the crib."
             # the status lines are the one-key answers a sighted player wants at a glance: the scores, whose
             # turn, whose crib, the starter (and in the play the cards on the table, in the show the hand counted)
             assert len(shown["status"]) == 4
@@ -74,6 +75,7 @@ def test_a_browser_player_signs_in_plays_a_whole_match_by_keys_and_hears_the_nar
             await page.hears(lambda s: s.startswith("Press Enter for the lobby"))
             mark = await page.send({"type": "key", "key": "f1"})
             await page.hears("Enter: Back to the lobby.", since=mark)
+            assert page.last("screen")["enter"] == "Back to the lobby."
             mark = await page.send({"type": "key", "key": "enter"})
             await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
             await page.screen(lambda s: s["mode"] == "lobby", since=mark)
@@ -350,7 +352,7 @@ def test_a_servers_password_is_asked_for_in_a_secret_box(tmp_path: Path) -> None
             await page.hello(name="Pia")
             await page.hears("This server has a password; ask whoever runs it.")
             asked = await page.screen(lambda s: s["typing"] is not None)
-            assert asked["typing"] == {"prompt": "Password", "secret": True, "limit": 128}
+            assert asked["typing"] == {"prompt": "Password", "secret": True, "limit": 128, "text": ""}
             mark = await page.send({"type": "line", "text": "open sesame"})
             await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
             assert not any("sesame" in said for said in page.said)

@@ -154,7 +154,9 @@ async def sign_in(page: Page, name: str) -> None:
 async def make_table(page: Page) -> None:
     """From the lobby: a table to 61 for this player and a computer player, created and started."""
     await page.choose("Create a table")
-    await page.screen(lambda s: s["mode"] == "new table")
+    made = await page.screen(lambda s: s["mode"] == "new table")
+    # a player without arrow keys has buttons for them, in the words of the keys' help
+    assert made["menu"]["change"] == ["Change the setting back.", "Change the setting forward."], made["menu"]
     mark = await page.send({"type": "key", "key": "left"})  # seats for people: 1, the rest computer players
     await page.hears("Seats for people: 1 of 2, the rest computer players.", since=mark)
     await page.menu_to("Table setup")
