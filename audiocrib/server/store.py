@@ -1,15 +1,22 @@
 """The server's store: players, tables and every game's log in one SQLite file, written so that nothing answered
 is ever lost.
 
-The file is in WAL mode with ``synchronous=FULL``: a write returns only once it is on disk, so whatever the server
-has told anyone survives a kill or a power cut. Each game is kept as its header (rules, names, settings) and its
-events, one row each, in order; a game is rebuilt by the engine's own loading, which plays the moves again from
-the seed and refuses a log that does not follow (`audiocrib.engine.errors.SaveError`).
+The file is in WAL mode. Each write is committed at once (``synchronous=NORMAL``: the commit is in the file's
+``-wal`` when it returns, so it survives the process being killed), and `synced` (or `sync`) makes every commit so
+far safe from a power cut too, by one fsync of the ``-wal`` shared by all the commits made while the last one ran,
+off the event loop. The server awaits `synced` before it sends anything, so whatever it has told anyone survives a
+kill or a power cut, without an fsync on its event loop for each move. The ``-wal`` is folded into the file
+(checkpointed) by a thread of the store's own with a connection of its own, not by the commit that fills it.
+
+Each game is kept as its header (rules, names, settings) and its events, one row each, in order; a game is rebuilt
+by the engine's own loading, which plays the moves again from the seed and refuses a log that does not follow
+(`audiocrib.engine.errors.SaveError`).
 
 Secrets: a player's token is kept only as its SHA-256; a game's seed is kept in its table's row and leaves the
 store only inside the `Game` that `start` and `game` rebuild.
 
-One `Store` holds one connection, for one thread (the server's event loop).
+One `Store` holds one connection, for one thread (the server's event loop); its fsyncs and checkpoints run in
+threads of its own.
 
 >>> from audiocrib.engine.rules import Rules
 >>> store = Store(":memory:")
@@ -24,13 +31,16 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import secrets
 import sqlite3
+import threading
 import time
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -116,6 +126,8 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
 """``_MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""
 
 _TABLE_COLUMNS = "id, code, host, public, rules, auto_go, status, move_limit"
+CHECKPOINT_SECONDS = 1.0
+"""How often the store's own thread folds the ``-wal`` into the file (a passive checkpoint: it never stops a write)."""
 
 
 class Store:
@@ -126,14 +138,30 @@ class Store:
         if str(path) != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self._db = sqlite3.connect(path, isolation_level=None)  # transactions are begun and committed by hand
+        self._commits = self._synced = 0  # transactions committed, and of them those known to be on disk
+        self._syncing: asyncio.Task[None] | None = None
+        self._last: asyncio.Future[None] | None = None  # the latest caller of `synced` still waiting
+        self._wal: int | None = None  # the -wal file, opened to fsync it (None in memory)
+        self._syncer: ThreadPoolExecutor | None = None
+        self._checkpoints: tuple[threading.Thread, threading.Event] | None = None
         try:
             self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute("PRAGMA synchronous = NORMAL")  # the fsync is `synced`'s, shared and off the loop
+            self._db.execute("PRAGMA wal_autocheckpoint = 0")  # the checkpoints are the store's thread's
             self._db.execute("PRAGMA foreign_keys = ON")
             self._db.execute("PRAGMA busy_timeout = 5000")
             self._open_schema()
+            if str(path) != ":memory:":
+                self._wal = os.open(f"{os.path.abspath(path)}-wal", os.O_RDWR | getattr(os, "O_BINARY", 0))
+                self._syncer = ThreadPoolExecutor(1, thread_name_prefix="store-fsync")
+                stop = threading.Event()
+                thread = threading.Thread(target=_checkpoint, args=(os.path.abspath(path), stop),
+                                          name="store-checkpoint", daemon=True)
+                thread.start()
+                self._checkpoints = thread, stop
+                self.sync()
         except BaseException:
-            self._db.close()
+            self.close()
             raise
 
     def _open_schema(self) -> None:
@@ -154,8 +182,63 @@ class Store:
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def close(self) -> None:
-        """Close the file (everything written is on disk already)."""
+        """Close the file, everything written on disk first."""
+        if self._checkpoints is not None:
+            thread, stop = self._checkpoints
+            stop.set()
+            thread.join()
+            self._checkpoints = None
+        if self._syncer is not None:
+            self._syncer.shutdown()
+            self._syncer = None
+        if self._wal is not None:
+            try:
+                self.sync()
+            finally:
+                os.close(self._wal)
+                self._wal = None
         self._db.close()
+
+    # ----------------------------------------------------------------- on disk
+    def sync(self) -> None:
+        """Return once every transaction committed so far is on disk (safe from a power cut), waiting here."""
+        wanted = self._commits
+        if self._wal is not None and self._synced < wanted:
+            os.fsync(self._wal)
+        self._synced = max(self._synced, wanted)
+
+    async def synced(self) -> None:
+        """Return once every transaction committed so far is on disk (safe from a power cut). The fsync runs in
+        the store's thread, off the event loop, and is shared: every commit made before it began is safe when it
+        ends, so many tables' moves need one fsync between them. Callers return in the order they called (what
+        the server sends after it goes out in the order it was made), and at once when nothing is waiting."""
+        wanted, ahead = self._commits, self._last
+        if ahead is None and self._synced >= wanted:
+            return
+        mine = asyncio.get_running_loop().create_future()
+        self._last = mine
+        try:
+            if ahead is not None:
+                await asyncio.shield(ahead)
+            while self._synced < wanted:
+                if self._syncing is None or self._syncing.done():
+                    self._syncing = asyncio.get_running_loop().create_task(self._sync_off_loop())
+                await asyncio.shield(self._syncing)
+        finally:
+            mine.set_result(None)
+            if self._last is mine:
+                self._last = None
+
+    async def _sync_off_loop(self) -> None:
+        upto = self._commits
+        if self._wal is not None and self._syncer is not None:
+            await asyncio.get_running_loop().run_in_executor(self._syncer, os.fsync, self._wal)
+        self._synced = max(self._synced, upto)
+
+    @property
+    def unsynced(self) -> int:
+        """How many transactions are committed but not yet known to be on disk."""
+        return self._commits - self._synced
 
     def __enter__(self) -> Store:
         return self
@@ -170,6 +253,7 @@ class Store:
         try:
             yield
             self._db.execute("COMMIT")
+            self._commits += 1
         except BaseException:
             if self._db.in_transaction:  # a refusal, or a commit that failed (a full disk): nothing is kept
                 self._db.execute("ROLLBACK")
@@ -407,6 +491,22 @@ class Store:
         if isinstance(header, dict):  # anything else is refused by from_json with its sentence
             header = {**header, "seed": row["seed"], "events": [save_value(text) for text in events]}
         return Game.from_json(header)
+
+
+def _checkpoint(path: str, stop: threading.Event) -> None:
+    """The store's checkpoint thread: every `CHECKPOINT_SECONDS`, fold what the ``-wal`` holds into the file, on a
+    connection of its own (SQLite's passive checkpoint: it never waits for, nor stops, the server's writes; the
+    commit that filled the ``-wal`` would otherwise do it on the event loop, with two fsyncs)."""
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("PRAGMA busy_timeout = 5000")
+        while not stop.wait(CHECKPOINT_SECONDS):
+            try:
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            except sqlite3.Error:  # pragma: no cover - busy or a full disk: the next round tries again
+                continue
+    finally:
+        db.close()
 
 
 def _is_id(value: object) -> bool:
