@@ -85,6 +85,51 @@ def test_the_commits_of_many_tables_share_one_fsync_and_a_later_commit_waits_for
         run(go())
 
 
+def test_those_waiting_for_the_disk_are_let_go_in_the_order_they_asked(tmp_path: Path, fsyncs: Fsyncs) -> None:
+    with Store(tmp_path / "server.sqlite3") as store:
+        tables = [open_table(store)[0] for _ in range(3)]
+        games = {table.id: store.start(table.id) for table in tables}
+
+        async def go() -> None:
+            await store.synced()
+            order: list[int] = []
+            waiting = []
+            fsyncs.gate.clear()
+            for number, (table_id, game) in enumerate([*games.items()] * 10):
+                if number % 3 != 2:  # some commit, some only wait (a catch-up, a chat)
+                    move(store, table_id, game)
+                task = asyncio.ensure_future(store.synced())
+                task.add_done_callback(lambda _task, number=number: order.append(number))
+                waiting.append(task)
+                await asyncio.sleep(0)
+            await asyncio.get_running_loop().run_in_executor(None, fsyncs.waiting.wait, 10)
+            waiting[5].cancel()  # one who stops waiting holds up nobody
+            fsyncs.gate.set()
+            await asyncio.gather(*waiting, return_exceptions=True)
+            assert order == [n for n in range(30) if n != 5] or order == [5, *(n for n in range(30) if n != 5)]
+            assert store.unsynced == 0
+
+            for table_id, game in games.items():  # one fsync covers them all: they are let go together
+                move(store, table_id, game)
+            fsyncs.gate.clear()
+            waiting = [asyncio.ensure_future(store.synced()) for _ in range(30)]
+            await asyncio.get_running_loop().run_in_executor(None, fsyncs.waiting.wait, 10)
+            rounds = 0
+
+            async def count() -> None:  # the event loop's rounds from the first let go to the last
+                nonlocal rounds
+                while not all(task.done() for task in waiting):
+                    rounds += any(task.done() for task in waiting)
+                    await asyncio.sleep(0)
+
+            counting = asyncio.ensure_future(count())
+            fsyncs.gate.set()
+            await asyncio.gather(*waiting, counting)
+            assert rounds <= 2, rounds  # not one a round of the loop, which would hold the last up for long
+
+        run(go())
+
+
 def test_each_commit_is_in_the_wal_at_once_and_the_stores_thread_folds_it_into_the_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 0.3)

@@ -39,6 +39,7 @@ import sqlite3
 import threading
 import time
 import unicodedata
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -140,7 +141,8 @@ class Store:
         self._db = sqlite3.connect(path, isolation_level=None)  # transactions are begun and committed by hand
         self._commits = self._synced = 0  # transactions committed, and of them those known to be on disk
         self._syncing: asyncio.Task[None] | None = None
-        self._last: asyncio.Future[None] | None = None  # the latest caller of `synced` still waiting
+        self._waiting: deque[tuple[int, asyncio.Future[None]]] = deque()  # callers of `synced`: (commits, done)
+        self._playing: dict[int, int] = {}  # playing table -> its log's length, as this store last wrote it
         self._wal: int | None = None  # the -wal file, opened to fsync it (None in memory)
         self._syncer: ThreadPoolExecutor | None = None
         self._checkpoints: tuple[threading.Thread, threading.Event] | None = None
@@ -210,30 +212,38 @@ class Store:
     async def synced(self) -> None:
         """Return once every transaction committed so far is on disk (safe from a power cut). The fsync runs in
         the store's thread, off the event loop, and is shared: every commit made before it began is safe when it
-        ends, so many tables' moves need one fsync between them. Callers return in the order they called (what
-        the server sends after it goes out in the order it was made), and at once when nothing is waiting."""
-        wanted, ahead = self._commits, self._last
-        if ahead is None and self._synced >= wanted:
+        ends, so many tables' moves need one fsync between them. Callers return in the order they called, all
+        that one fsync covers at once (so what the server sends after it goes out in the order it was made), and
+        at once when nothing is waiting."""
+        wanted = self._commits
+        if not self._waiting and self._synced >= wanted:
             return
-        mine = asyncio.get_running_loop().create_future()
-        self._last = mine
-        try:
-            if ahead is not None:
-                await asyncio.shield(ahead)
-            while self._synced < wanted:
-                if self._syncing is None or self._syncing.done():
-                    self._syncing = asyncio.get_running_loop().create_task(self._sync_off_loop())
-                await asyncio.shield(self._syncing)
-        finally:
-            mine.set_result(None)
-            if self._last is mine:
-                self._last = None
+        done = asyncio.get_running_loop().create_future()
+        self._waiting.append((wanted, done))
+        if self._syncing is None:
+            self._syncing = asyncio.get_running_loop().create_task(self._sync_off_loop())
+        await done
 
     async def _sync_off_loop(self) -> None:
-        upto = self._commits
-        if self._wal is not None and self._syncer is not None:
-            await asyncio.get_running_loop().run_in_executor(self._syncer, os.fsync, self._wal)
-        self._synced = max(self._synced, upto)
+        """While anyone waits: fsync what is committed, then let go, in order, everyone it covers."""
+        try:
+            while self._waiting:
+                upto = self._commits
+                if self._synced < upto:
+                    if self._wal is not None and self._syncer is not None:
+                        await asyncio.get_running_loop().run_in_executor(self._syncer, os.fsync, self._wal)
+                    self._synced = upto
+                while self._waiting and self._waiting[0][0] <= self._synced:
+                    _, done = self._waiting.popleft()
+                    if not done.done():  # not a caller that was cancelled
+                        done.set_result(None)
+        except OSError as error:  # the disk failed: nobody waiting may be told their writes are safe
+            while self._waiting:
+                _, done = self._waiting.popleft()
+                if not done.done():
+                    done.set_exception(OSError(error.errno, error.strerror))
+        finally:
+            self._syncing = None
 
     @property
     def unsynced(self) -> int:
@@ -422,6 +432,7 @@ class Store:
         with self._writing():
             self._table_row(table)
             self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
+        self._playing.pop(table, None)
 
     # ----------------------------------------------------------------- games
     def start(self, table: int) -> Game:
@@ -440,21 +451,33 @@ class Store:
             self._db.execute("INSERT INTO games (table_id, header) VALUES (?, ?)", (table, json.dumps(header)))
             self._db.execute("UPDATE tables SET status = 'playing' WHERE id = ?", (table,))
             self._insert(table, 0, game.events)
+        self._wrote(table, 0, game.events)
         return game
 
     def append(self, table: int, first_index: int, events: Iterable[Event]) -> None:
-        """Add ``events`` to the table's log as numbers ``first_index`` on, all or none, and return only when
-        they are on disk. ``first_index`` must be the log's length: a gap or a repeat is refused. A `MatchWon`
-        among them ends the table."""
+        """Add ``events`` to the table's log as numbers ``first_index`` on, all or none, and return once they are
+        committed (safe from a kill; on disk once `synced`). ``first_index`` must be the log's length: a gap or a
+        repeat is refused. A `MatchWon` among them ends the table."""
+        events = tuple(events)
         with self._writing():
-            row = self._table_row(table)
-            if Status(row["status"]) is not Status.PLAYING:
-                raise StoreError(f"Table {table} is not playing.")
-            length = self._length(table)
-            if first_index != length:
-                raise StoreError(f"The log of table {table} has {length} events, so the next is number {length},"
-                                 f" not {first_index}.")
+            if not _is_id(table) or self._playing.get(table) != first_index:  # else this store wrote the end
+                row = self._table_row(table)
+                if Status(row["status"]) is not Status.PLAYING:
+                    raise StoreError(f"Table {table} is not playing.")
+                length = self._length(table)
+                if first_index != length:
+                    raise StoreError(f"The log of table {table} has {length} events, so the next is number"
+                                     f" {length}, not {first_index}.")
             self._insert(table, first_index, events)
+        self._wrote(table, first_index, events)
+
+    def _wrote(self, table: int, first_index: int, events: Sequence[Event]) -> None:
+        """Remember the length of a playing table's log as this store committed it (the events table's trigger
+        still refuses a gap if another connection wrote meanwhile)."""
+        if any(isinstance(e, MatchWon) for e in events):
+            self._playing.pop(table, None)
+        else:
+            self._playing[table] = first_index + len(events)
 
     def _insert(self, table: int, first_index: int, events: Iterable[Event]) -> None:
         """Write the events; a `MatchWon` among them ends the table."""
