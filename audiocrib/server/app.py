@@ -198,13 +198,9 @@ class Server:
 
     async def _send(self, connection: _Connection | None, answers: Answers | Outgoing) -> None:
         """Send each answer to its player's live connection (``connection`` for None); a player not connected
-        misses it (they catch up when back), and a connection that breaks on the way is left to its own close.
-        Nothing goes out before every write so far is on disk (`Store.synced`, one fsync for many moves), and
-        it goes to the connection that was live when it was made (one made later has its own catch-up)."""
-        targets = [(connection if player_id is None else self._by_player.get(player_id), message)
-                   for player_id, message in answers]
-        await self.store.synced()
-        for target, message in targets:
+        misses it (they catch up when back), and a connection that breaks on the way is left to its own close."""
+        for player_id, message in answers:
+            target = connection if player_id is None else self._by_player.get(player_id)
             if target is None or target.socket.closed:
                 continue
             with suppress(ConnectionError):

@@ -1,22 +1,15 @@
 """The server's store: players, tables and every game's log in one SQLite file, written so that nothing answered
 is ever lost.
 
-The file is in WAL mode. Each write is committed at once (``synchronous=NORMAL``: the commit is in the file's
-``-wal`` when it returns, so it survives the process being killed), and `synced` (or `sync`) makes every commit so
-far safe from a power cut too, by one fsync of the ``-wal`` shared by all the commits made while the last one ran,
-off the event loop. The server awaits `synced` before it sends anything, so whatever it has told anyone survives a
-kill or a power cut, without an fsync on its event loop for each move. The ``-wal`` is folded into the file
-(checkpointed) by a thread of the store's own with a connection of its own, not by the commit that fills it.
-
-Each game is kept as its header (rules, names, settings) and its events, one row each, in order; a game is rebuilt
-by the engine's own loading, which plays the moves again from the seed and refuses a log that does not follow
-(`audiocrib.engine.errors.SaveError`).
+The file is in WAL mode with ``synchronous=FULL``: a write returns only once it is on disk, so whatever the server
+has told anyone survives a kill or a power cut. Each game is kept as its header (rules, names, settings) and its
+events, one row each, in order; a game is rebuilt by the engine's own loading, which plays the moves again from
+the seed and refuses a log that does not follow (`audiocrib.engine.errors.SaveError`).
 
 Secrets: a player's token is kept only as its SHA-256; a game's seed is kept in its table's row and leaves the
 store only inside the `Game` that `start` and `game` rebuild.
 
-One `Store` holds one connection, for one thread (the server's event loop); its fsyncs and checkpoints run in
-threads of its own.
+One `Store` holds one connection, for one thread (the server's event loop).
 
 >>> from audiocrib.engine.rules import Rules
 >>> store = Store(":memory:")
@@ -31,17 +24,13 @@ True
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import secrets
 import sqlite3
-import threading
 import time
 import unicodedata
-from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -127,8 +116,6 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
 """``_MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""
 
 _TABLE_COLUMNS = "id, code, host, public, rules, auto_go, status, move_limit"
-CHECKPOINT_SECONDS = 1.0
-"""How often the store's own thread folds the ``-wal`` into the file (a passive checkpoint: it never stops a write)."""
 
 
 class Store:
@@ -139,31 +126,15 @@ class Store:
         if str(path) != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self._db = sqlite3.connect(path, isolation_level=None)  # transactions are begun and committed by hand
-        self._commits = self._synced = 0  # transactions committed, and of them those known to be on disk
-        self._syncing: asyncio.Task[None] | None = None
-        self._waiting: deque[tuple[int, asyncio.Future[None]]] = deque()  # callers of `synced`: (commits, done)
         self._playing: dict[int, int] = {}  # playing table -> its log's length, as this store last wrote it
-        self._wal: int | None = None  # the -wal file, opened to fsync it (None in memory)
-        self._syncer: ThreadPoolExecutor | None = None
-        self._checkpoints: tuple[threading.Thread, threading.Event] | None = None
         try:
             self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = NORMAL")  # the fsync is `synced`'s, shared and off the loop
-            self._db.execute("PRAGMA wal_autocheckpoint = 0")  # the checkpoints are the store's thread's
+            self._db.execute("PRAGMA synchronous = FULL")
             self._db.execute("PRAGMA foreign_keys = ON")
             self._db.execute("PRAGMA busy_timeout = 5000")
             self._open_schema()
-            if str(path) != ":memory:":
-                self._wal = os.open(f"{os.path.abspath(path)}-wal", os.O_RDWR | getattr(os, "O_BINARY", 0))
-                self._syncer = ThreadPoolExecutor(1, thread_name_prefix="store-fsync")
-                stop = threading.Event()
-                thread = threading.Thread(target=_checkpoint, args=(os.path.abspath(path), stop),
-                                          name="store-checkpoint", daemon=True)
-                thread.start()
-                self._checkpoints = thread, stop
-                self.sync()
         except BaseException:
-            self.close()
+            self._db.close()
             raise
 
     def _open_schema(self) -> None:
@@ -184,71 +155,8 @@ class Store:
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def close(self) -> None:
-        """Close the file, everything written on disk first."""
-        if self._checkpoints is not None:
-            thread, stop = self._checkpoints
-            stop.set()
-            thread.join()
-            self._checkpoints = None
-        if self._syncer is not None:
-            self._syncer.shutdown()
-            self._syncer = None
-        if self._wal is not None:
-            try:
-                self.sync()
-            finally:
-                os.close(self._wal)
-                self._wal = None
+        """Close the file (everything written is on disk already)."""
         self._db.close()
-
-    # ----------------------------------------------------------------- on disk
-    def sync(self) -> None:
-        """Return once every transaction committed so far is on disk (safe from a power cut), waiting here."""
-        wanted = self._commits
-        if self._wal is not None and self._synced < wanted:
-            os.fsync(self._wal)
-        self._synced = max(self._synced, wanted)
-
-    async def synced(self) -> None:
-        """Return once every transaction committed so far is on disk (safe from a power cut). The fsync runs in
-        the store's thread, off the event loop, and is shared: every commit made before it began is safe when it
-        ends, so many tables' moves need one fsync between them. Callers return in the order they called, all
-        that one fsync covers at once (so what the server sends after it goes out in the order it was made), and
-        at once when nothing is waiting."""
-        wanted = self._commits
-        if not self._waiting and self._synced >= wanted:
-            return
-        done = asyncio.get_running_loop().create_future()
-        self._waiting.append((wanted, done))
-        if self._syncing is None:
-            self._syncing = asyncio.get_running_loop().create_task(self._sync_off_loop())
-        await done
-
-    async def _sync_off_loop(self) -> None:
-        """While anyone waits: fsync what is committed, then let go, in order, everyone it covers."""
-        try:
-            while self._waiting:
-                upto = self._commits
-                if self._synced < upto:
-                    if self._wal is not None and self._syncer is not None:
-                        await asyncio.get_running_loop().run_in_executor(self._syncer, os.fsync, self._wal)
-                    self._synced = upto
-                while self._waiting and self._waiting[0][0] <= self._synced:
-                    _, done = self._waiting.popleft()
-                    if not done.done():  # not a caller that was cancelled
-                        done.set_result(None)
-        except OSError as error:  # the disk failed: nobody waiting may be told their writes are safe
-            while self._waiting:
-                _, done = self._waiting.popleft()
-                if not done.done():
-                    done.set_exception(OSError(error.errno, error.strerror))
-        finally:
-            self._syncing = None
-
-    @property
-    def unsynced(self) -> int:
-        """How many transactions are committed but not yet known to be on disk."""
-        return self._commits - self._synced
 
     def __enter__(self) -> Store:
         return self
@@ -263,7 +171,6 @@ class Store:
         try:
             yield
             self._db.execute("COMMIT")
-            self._commits += 1
         except BaseException:
             if self._db.in_transaction:  # a refusal, or a commit that failed (a full disk): nothing is kept
                 self._db.execute("ROLLBACK")
@@ -455,9 +362,9 @@ class Store:
         return game
 
     def append(self, table: int, first_index: int, events: Iterable[Event]) -> None:
-        """Add ``events`` to the table's log as numbers ``first_index`` on, all or none, and return once they are
-        committed (safe from a kill; on disk once `synced`). ``first_index`` must be the log's length: a gap or a
-        repeat is refused. A `MatchWon` among them ends the table."""
+        """Add ``events`` to the table's log as numbers ``first_index`` on, all or none, and return only when
+        they are on disk. ``first_index`` must be the log's length: a gap or a repeat is refused. A `MatchWon`
+        among them ends the table."""
         events = tuple(events)
         with self._writing():
             if not _is_id(table) or self._playing.get(table) != first_index:  # else this store wrote the end
@@ -514,22 +421,6 @@ class Store:
         if isinstance(header, dict):  # anything else is refused by from_json with its sentence
             header = {**header, "seed": row["seed"], "events": [save_value(text) for text in events]}
         return Game.from_json(header)
-
-
-def _checkpoint(path: str, stop: threading.Event) -> None:
-    """The store's checkpoint thread: every `CHECKPOINT_SECONDS`, fold what the ``-wal`` holds into the file, on a
-    connection of its own (SQLite's passive checkpoint: it never waits for, nor stops, the server's writes; the
-    commit that filled the ``-wal`` would otherwise do it on the event loop, with two fsyncs)."""
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    try:
-        db.execute("PRAGMA busy_timeout = 5000")
-        while not stop.wait(CHECKPOINT_SECONDS):
-            try:
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            except sqlite3.Error:  # pragma: no cover - busy or a full disk: the next round tries again
-                continue
-    finally:
-        db.close()
 
 
 def _is_id(value: object) -> bool:
