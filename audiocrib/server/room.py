@@ -57,7 +57,7 @@ from audiocrib.server.records import Seat, Status, StoreError, Table, name_key
 from audiocrib.server.sending import chunks, past_view
 from audiocrib.server.store import Store
 
-__all__ = ["LATE_LEVEL", "TEN_SECONDS", "YOU_WERE_LATE", "Outgoing", "Room", "late_sentence"]
+__all__ = ["ALL_SEATED", "LATE_LEVEL", "TEN_SECONDS", "YOU_WERE_LATE", "Outgoing", "Room", "late_sentence"]
 
 Outgoing = list[tuple[int, Message]]
 """What to send: ``(player id, message)`` pairs, in order."""
@@ -69,6 +69,8 @@ TEN_SECONDS = "Ten seconds left to move."
 
 YOU_WERE_LATE = "You took too long; a computer player made your move."
 """Said to the person a computer player moved for."""
+ALL_SEATED = Notice("Every seat is taken; you can start the game.")
+"""Said to the host when the last open seat is taken."""
 
 
 def late_sentence(name: str) -> str:
@@ -214,8 +216,9 @@ class Room:
         elif seat not in open_seats:
             return "That seat is not open."
         self._table = self._store.set_seat(self._table.id, seat, Seat(player_id, name=player.name))
+        full = [] if self._table.open_seats else [(self._table.host, ALL_SEATED)]
         return [(player_id, self._state(player_id)),
-                *self._to_all(Notice(f"{player.name} sits down at the table."), but=player_id, states=True)]
+                *self._to_all(Notice(f"{player.name} sits down at the table."), but=player_id, states=True), *full]
 
     def leave(self, player_id: int) -> Outgoing | str:
         """Leave before the game begins; the host leaving closes the table."""
