@@ -70,11 +70,16 @@ def watch(phase, info):
     if phase == "start":
         began[0] = time.perf_counter()
     elif time.perf_counter() - began[0] >= 0.01:
-        print(f"gc {info['generation']} {time.perf_counter() - began[0]:.4f}", file=sys.stderr, flush=True)
+        print(f"gc {info['generation']} {time.perf_counter() - began[0]:.4f} {info['collected']}", file=sys.stderr,
+              flush=True)
 gc.callbacks.append(watch)
+if sys.argv[1] == "--threshold":  # the collector's thresholds to try, before anything is made
+    gc.set_threshold(*map(int, sys.argv[2].split(",")))
+    del sys.argv[1:3]
 sys.exit(main(sys.argv[1:]))
 '''
-"""The same server program with each garbage collection of 10 ms or more written to its stderr (``--gc``)."""
+"""The same server program with each garbage collection of 10 ms or more written to its stderr (``--gc``), and
+the collector's thresholds set first when asked (``--gc-threshold``)."""
 PACE = 2.0
 """Seconds between a table's moves at people's pace."""
 SEND_RATE, SEND_BURST = 18.0, 30
@@ -89,12 +94,14 @@ TABLES_PER_ADDRESS = 2
 class Server:
     """A running ``audiocrib serve`` on a free loopback port (optionally under cProfile)."""
 
-    def __init__(self, folder: Path, profile: Path | None = None, watch_gc: bool = False) -> None:
+    def __init__(self, folder: Path, profile: Path | None = None, watch_gc: bool = False,
+                 threshold: str | None = None) -> None:
         command = [str(PROGRAM), "serve", "--port", "0", "--data-dir", str(folder)]
         if profile is not None:
             command = [sys.executable, "-m", "cProfile", "-o", str(profile), *command]
-        elif watch_gc:
-            command = [sys.executable, "-c", WATCH_GC, *command[1:]]
+        elif watch_gc or threshold:
+            command = [sys.executable, "-c", WATCH_GC, *(["--threshold", threshold] if threshold else []),
+                       *command[1:]]
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
@@ -107,9 +114,12 @@ class Server:
             pass
         print(f"server started: process {self.process.pid}, port {self.port}", file=sys.stderr, flush=True)
 
-    def cpu_seconds(self) -> float:
-        """User and system time the server has used so far."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    def cpu_seconds(self, loop_only: bool = False) -> float:
+        """User and system time the server has used so far (``loop_only``: its main thread's, which runs the
+        event loop, without its fsync, checkpoint and computer players' threads)."""
+        where = f"/proc/{self.process.pid}/task/{self.process.pid}/stat" if loop_only else \
+            f"/proc/{self.process.pid}/stat"
+        fields = Path(where).read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def rss_bytes(self) -> int:
@@ -421,11 +431,12 @@ def client_process(port: int, numbers: list[int], computers: set[int], load: str
 
 # --------------------------------------------------------------------------------------------- one run
 def run(load: str, tables: int, seconds: float, clients: int, computer_share: float, warm: float,
-        advance: int = 0, profile: Path | None = None, watch_gc: bool = False) -> dict[str, Any]:
+        advance: int = 0, profile: Path | None = None, watch_gc: bool = False,
+        threshold: str | None = None) -> dict[str, Any]:
     """One server, ``tables`` tables of the given load, measured for ``seconds`` after ``warm`` seconds."""
     context = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory(prefix="bench-server-") as folder:
-        server = Server(Path(folder) / "data", profile, watch_gc)
+        server = Server(Path(folder) / "data", profile, watch_gc, threshold)
         try:
             warmup = _clients(context, server.port, [60_000, 60_001], {60_001}, "full", 0, 1)
             _measure(warmup, 2.0, 0.0)
@@ -438,14 +449,17 @@ def run(load: str, tables: int, seconds: float, clients: int, computer_share: fl
             cpu = {}
 
             def at_start() -> None:
-                cpu["start"] = server.cpu_seconds()
+                cpu["start"], cpu["loop"] = server.cpu_seconds(), server.cpu_seconds(loop_only=True)
 
             results = _measure(pipes, seconds, warm, at_start)
             cpu_share = (server.cpu_seconds() - cpu["start"]) / seconds
+            loop_share = (server.cpu_seconds(loop_only=True) - cpu["loop"]) / seconds
             rss = server.rss_bytes()
         finally:
             err = server.stop()
-    return _summary(load, tables, len(computers), seconds, results, cpu_share, rss, base_rss, setup_seconds, err)
+    found = _summary(load, tables, len(computers), seconds, results, cpu_share, rss, base_rss, setup_seconds, err)
+    found["server_loop_cpu_share"] = round(loop_share, 2)
+    return found
 
 
 def _clients(context: Any, port: int, numbers: list[int], computers: set[int], load: str, advance: int,
@@ -573,14 +587,17 @@ def _match_costs(game: Any, players: list[Any], spent: dict[str, float], sizes: 
 
 
 def _pauses(err: str) -> dict[str, Any]:
-    """The garbage collections of 10 ms or more that the server wrote (with ``--gc``): count, total and most."""
+    """The garbage collections of 10 ms or more that the server wrote (with ``--gc``): count, total, most, and
+    the objects they freed (found only in cycles: what reference counting frees is not among them)."""
     found: dict[str, list[float]] = {}
+    freed: dict[str, int] = {}
     for line in err.splitlines():
         if line.startswith("gc "):
-            _, generation, seconds = line.split()
+            _, generation, seconds, collected = line.split()
             found.setdefault(generation, []).append(float(seconds))
-    return {f"generation {g}": {"count": len(p), "total_ms": round(sum(p) * 1000), "most_ms": round(max(p) * 1000)}
-            for g, p in sorted(found.items())}
+            freed[generation] = freed.get(generation, 0) + int(collected)
+    return {f"generation {g}": {"count": len(p), "total_ms": round(sum(p) * 1000), "most_ms": round(max(p) * 1000),
+                                "objects_freed": freed[g]} for g, p in sorted(found.items())}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -597,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
                         " first for up to this many moves (a random number for each table; default 60)")
     parser.add_argument("--gc", action="store_true", help="report the server's garbage collections of 10 ms or"
                         " more (the program is started through a few lines that watch them)")
+    parser.add_argument("--gc-threshold", help="start the server with these garbage collector thresholds"
+                        " (gc.set_threshold), as 'A,B,C'")
     parser.add_argument("--profile", type=Path, help="run the server under cProfile, its statistics to this file")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -611,10 +630,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.load in ("pace", "both"):
             for count in paced:
                 found.append(run("pace", count, seconds, args.clients, args.computer_share, warm + PACE,
-                                 advance, args.profile, args.gc))
+                                 advance, args.profile, args.gc, args.gc_threshold))
                 print(json.dumps(found[-1]), flush=True)
         if args.load in ("full", "both"):
-            found.append(run("full", full, seconds, args.clients, 0.0, warm, 0, args.profile, args.gc))
+            found.append(run("full", full, seconds, args.clients, 0.0, warm, 0, args.profile, args.gc,
+                             args.gc_threshold))
             print(json.dumps(found[-1]), flush=True)
     if args.load == "encoding" or (args.load == "both" and not args.quick):
         found.append({"load": "encoding", **encoding_costs()})

@@ -41,7 +41,7 @@ from audiocrib.online.messages import (
 )
 from audiocrib.online.messages import Seat as SeatState
 from audiocrib.server.limits import Limits
-from audiocrib.server.room import YOU_WERE_LATE, Outgoing, Room
+from audiocrib.server.room import ALL_SEATED, YOU_WERE_LATE, Outgoing, Room
 from audiocrib.server.store import Status, Store
 from audiocrib.server.tables import SHOW_SECONDS, Tables
 from tests.test_viewcodec import cards_in, known_by_deal, leaks
@@ -381,8 +381,9 @@ def test_joining_leaving_and_starting(tmp_path: Path) -> None:
         assert (ann.id, Notice("Bob sits down at the table.")) in joined
         assert room.leave(bob.id) == [(ann.id, room.table_state(ann.id)), (ann.id, Notice("Bob left the table."))]
         assert room.seat_of(bob.id) is None
-        for person in (bob, dee):
-            assert isinstance(room.join(person.id), list)
+        assert isinstance(bob_back := room.join(bob.id), list) and (ann.id, ALL_SEATED) not in bob_back
+        last = room.join(dee.id)  # the last open seat: the host hears the game can start, and only the host
+        assert isinstance(last, list) and [to for to, said in last if said == ALL_SEATED] == [ann.id]
         assert room.join(store.add_player("Fay")[0].id) == f"Table {room.table_id} has no seat open."
         assert room.start(bob.id) == "Only the host can start the game."
         reloaded = Room.load(store, room.table_id)

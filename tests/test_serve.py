@@ -39,6 +39,7 @@ from audiocrib.online.messages import (
     encode,
 )
 from audiocrib.server.app import CHAT_TOO_FAST, HELLO_FIRST, NO_TABLE, TEXT_ONLY
+from audiocrib.server.room import ALL_SEATED
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
 from audiocrib.server.tables import UNDER_WAY
@@ -262,6 +263,7 @@ def test_people_at_a_table_chat_with_their_names_and_a_flood_is_refused(server: 
             table = await ask(uma, create(False))
             assert (await ask(vic, {"type": "join", "table": table["code"]}))["you"] == 1
             assert (await until(uma, "notice"))["sentence"] == "Vic sits down at the table."
+            assert (await until(uma, "notice"))["sentence"] == "Every seat is taken; you can start the game."
             line = "<b>Hi</b> & <script>alert('x')</script> \u00e9t\u00e9"
             await uma.send_str(json.dumps({"type": "chat", "text": line}))
             said = {"type": "chat_from", "sender": "Uma", "text": line}
@@ -289,6 +291,7 @@ def test_leaving_before_the_start_frees_the_seat_and_after_it_is_refused(server:
             join = {"type": "join", "table": table["code"]}
             await ask(yul, join)
             assert (await until(xia, "notice"))["sentence"] == "Yul sits down at the table."
+            assert (await until(xia, "notice"))["sentence"] == "Every seat is taken; you can start the game."
             assert (await ask(yul, {"type": "leave"}))["type"] == "lobby_list"
             assert (await until(xia, "notice"))["sentence"] == "Yul left the table."
             assert refused(await ask(yul, {"type": "chat", "text": "still here?"})) == NO_TABLE
@@ -329,7 +332,8 @@ def test_an_absent_players_seat_is_played_by_a_computer_until_they_take_it_back(
     assert host.won and away.won
     assert not any("keeping your seat" in r for r in away.refusals), away.refusals
     notices = [x.sentence for _, x in host.got if isinstance(x, Notice)]
-    assert notices[:3] == ["Bo sits down at the table.", "Bo has lost the connection; the table waits.",
+    assert notices[:4] == ["Bo sits down at the table.", "Every seat is taken; you can start the game.",
+                           "Bo has lost the connection; the table waits.",
                            "An easy computer player plays for Bo until Bo is back."]
     assert "Bo is back." in notices and "Bo has the seat back." in notices
 
@@ -431,7 +435,8 @@ def test_a_person_who_takes_too_long_has_a_computer_move_for_them(server: Runnin
     notices = [(at - began, x.sentence) for at, x in cids if isinstance(x, Notice)]
     assert [n for _, n in notices] == ["You took too long; a computer player made your move."], notices
     assert 9.5 <= notices[0][0] <= 15 and cids[-1][0] - began <= 15  # the move at once after the notice
-    heard = [(at - started, x.sentence) for at, x in yaras if isinstance(x, Notice) and "sits down" not in x.sentence]
+    heard = [(at - started, x.sentence) for at, x in yaras
+             if isinstance(x, Notice) and "sits down" not in x.sentence and x != ALL_SEATED]  # (before the start)
     assert [n for _, n in heard] == ["Ten seconds left to move.",
                                      "You took too long; a computer player made your move."]
     assert 9.5 <= heard[0][0] <= 15 and 19.5 <= heard[1][0] <= 25, heard  # from the start: Zia's move kept it

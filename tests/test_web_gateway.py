@@ -5,6 +5,7 @@ player, play a whole match by keys, come back with the kept token; and hostile o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import shutil
 import signal
@@ -60,6 +61,7 @@ def test_a_browser_player_signs_in_plays_a_whole_match_by_keys_and_hears_the_nar
             await page.screen(lambda s: s["mode"] == "discard")
             shown = page.last("screen")
             assert len(shown["hand"]) == 6 and all(len(card["short"]) == 2 for card in shown["hand"])
+            assert shown["enter"] == "Lay the marked cards away to the crib."
             # the status lines are the one-key answers a sighted player wants at a glance: the scores, whose
             # turn, whose crib, the starter (and in the play the cards on the table, in the show the hand counted)
             assert len(shown["status"]) == 4
@@ -74,6 +76,7 @@ def test_a_browser_player_signs_in_plays_a_whole_match_by_keys_and_hears_the_nar
             await page.hears(lambda s: s.startswith("Press Enter for the lobby"))
             mark = await page.send({"type": "key", "key": "f1"})
             await page.hears("Enter: Back to the lobby.", since=mark)
+            assert page.last("screen")["enter"] == "Back to the lobby."
             mark = await page.send({"type": "key", "key": "enter"})
             await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
             await page.screen(lambda s: s["mode"] == "lobby", since=mark)
@@ -350,7 +353,7 @@ def test_a_servers_password_is_asked_for_in_a_secret_box(tmp_path: Path) -> None
             await page.hello(name="Pia")
             await page.hears("This server has a password; ask whoever runs it.")
             asked = await page.screen(lambda s: s["typing"] is not None)
-            assert asked["typing"] == {"prompt": "Password", "secret": True, "limit": 128}
+            assert asked["typing"] == {"prompt": "Password", "secret": True, "limit": 128, "text": ""}
             mark = await page.send({"type": "line", "text": "open sesame"})
             await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
             assert not any("sesame" in said for said in page.said)
@@ -517,6 +520,55 @@ def test_a_typed_line_longer_than_its_box_is_answered_with_its_limit_and_not_cut
                 m["type"] == "keep" and m["name"] for m in page.got[mark:])
             mark = await page.send({"type": "line", "text": "Ann"})
             await page.hears(lambda s: s.startswith("Lobby: "), since=mark)
+        finally:
+            await page.close()
+
+    asyncio.run(script())
+
+
+def test_counting_your_own_hands_and_points_from_a_browser_every_key_of_those_moments_answers(
+        server: Running) -> None:
+    """The moments a browser player types a number in (the points a card made in the play, a hand's count): each
+    digit, Backspace and Enter answers, and the game goes on to the next deal."""
+    page = Page(server.port)
+
+    async def script() -> None:
+        try:
+            await sign_in(page, "Ann")
+            await make_table(page, own_counts=True)
+            typed: set[str] = set()
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 120
+            while "review" not in typed or not {"peg", "count"} <= typed:
+                assert loop.time() < end, (typed, page.last("screen"), page.said[-5:])
+                screen = page.last("screen")
+                mode, mark = screen["mode"], len(page.got)
+                if mode == "discard":
+                    await page.send({"type": "choose", "list": "hand", "index": 0})
+                    await page.send({"type": "choose", "list": "hand", "index": 1})
+                    await page.key("enter")
+                elif mode == "play":
+                    playable = [i for i, card in enumerate(screen["hand"]) if card.get("playable")]
+                    if not playable:
+                        await asyncio.sleep(0.02)
+                        continue
+                    await page.key(str(playable[0] + 1), "enter")
+                elif mode in ("peg", "count"):
+                    assert screen["enter"] in ("Claim the points you typed.", "Claim the count you typed.")
+                    for key in ("1", "backspace", "0", "enter"):  # claims nothing: the missed points are told
+                        mark = await page.send({"type": "key", "key": key})
+                        await page.hears(lambda said: True, since=mark)
+                    typed.add(mode)
+                elif mode == "review" and {"peg", "count"} <= typed:
+                    typed.add(mode)
+                    continue
+                elif mode == "review":
+                    await page.key("enter")
+                else:
+                    await asyncio.sleep(0.02)
+                    continue
+                with contextlib.suppress(AssertionError):  # nothing changed on the screen yet: look again
+                    await page.screen(lambda s, screen=screen: s != screen, since=mark, timeout=3.0)
         finally:
             await page.close()
 

@@ -151,10 +151,13 @@ async def sign_in(page: Page, name: str) -> None:
     await page.kept(lambda keep: keep["token"] != "")
 
 
-async def make_table(page: Page) -> None:
-    """From the lobby: a table to 61 for this player and a computer player, created and started."""
+async def make_table(page: Page, own_counts: bool = False) -> None:
+    """From the lobby: a table to 61 for this player and a computer player, created and started (``own_counts``:
+    the player counts their own hands and calls their own points in the play)."""
     await page.choose("Create a table")
-    await page.screen(lambda s: s["mode"] == "new table")
+    made = await page.screen(lambda s: s["mode"] == "new table")
+    # a player without arrow keys has buttons for them, in the words of the keys' help
+    assert made["menu"]["change"] == ["Change the setting back.", "Change the setting forward."], made["menu"]
     mark = await page.send({"type": "key", "key": "left"})  # seats for people: 1, the rest computer players
     await page.hears("Seats for people: 1 of 2, the rest computer players.", since=mark)
     await page.menu_to("Table setup")
@@ -164,6 +167,10 @@ async def make_table(page: Page) -> None:
     while "61" not in (text := page.last("screen")["menu"]["items"][page.last("screen")["menu"]["current"]]):
         mark = await page.send({"type": "key", "key": "left"})
         await page.screen(lambda s, text=text: s["menu"]["items"][s["menu"]["current"]] != text, since=mark)
+    for setting in ("Count your own hands", "Call your own points in the play") if own_counts else ():
+        await page.menu_to(setting)
+        mark = await page.send({"type": "key", "key": "enter"})
+        await page.hears(f"{setting}: on.", since=mark)
     mark = await page.send({"type": "key", "key": "escape"})
     await page.screen(lambda s: s["mode"] == "new table", since=mark)
     await page.choose("Create the table")

@@ -379,16 +379,23 @@ def _computer_names(kinds: Iterable[str]) -> list[str]:
 
 
 FREEZE_SECONDS = 10.0
+FULL_COLLECTION_EVERY = 1000
+"""Collections of the middle generation before a full one (Python's default is 10): what lives ten seconds is frozen
+anyway, and a full collection of the rest stopped every table for up to 0.18 s at 1,000 tables
+(docs/benchmarks.md)."""
 
 
 async def _short_collections() -> None:
-    """Every few seconds, put what has lived that long out of the garbage collector's sight (`gc.freeze`).
+    """Every few seconds, put what has lived that long out of the garbage collector's sight (`gc.freeze`), and
+    collect the oldest generation rarely (`FULL_COLLECTION_EVERY`).
 
     The tables' logs are many small objects that live as long as their games; a full collection walks them all,
     stopping the one event loop, and so every table, for up to most of a second at a thousand tables. Frozen
     objects are still freed by their reference counts (the logs hold no cycles); only cycles among them would
     stay, and the server makes few.
     """
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
     while True:
         await asyncio.sleep(FREEZE_SECONDS)
         gc.freeze()

@@ -57,7 +57,7 @@ from audiocrib.server.records import Seat, Status, StoreError, Table, name_key
 from audiocrib.server.sending import chunks, past_view
 from audiocrib.server.store import Store
 
-__all__ = ["LATE_LEVEL", "TEN_SECONDS", "YOU_WERE_LATE", "Outgoing", "Room", "late_sentence"]
+__all__ = ["ALL_SEATED", "LATE_LEVEL", "TEN_SECONDS", "YOU_WERE_LATE", "Outgoing", "Room", "late_sentence"]
 
 Outgoing = list[tuple[int, Message]]
 """What to send: ``(player id, message)`` pairs, in order."""
@@ -69,6 +69,8 @@ TEN_SECONDS = "Ten seconds left to move."
 
 YOU_WERE_LATE = "You took too long; a computer player made your move."
 """Said to the person a computer player moved for."""
+ALL_SEATED = Notice("Every seat is taken; you can start the game.")
+"""Said to the host when the last open seat is taken."""
 
 
 def late_sentence(name: str) -> str:
@@ -214,8 +216,9 @@ class Room:
         elif seat not in open_seats:
             return "That seat is not open."
         self._table = self._store.set_seat(self._table.id, seat, Seat(player_id, name=player.name))
+        full = [] if self._table.open_seats else [(self._table.host, ALL_SEATED)]
         return [(player_id, self._state(player_id)),
-                *self._to_all(Notice(f"{player.name} sits down at the table."), but=player_id, states=True)]
+                *self._to_all(Notice(f"{player.name} sits down at the table."), but=player_id, states=True), *full]
 
     def leave(self, player_id: int) -> Outgoing | str:
         """Leave before the game begins; the host leaving closes the table."""
@@ -394,8 +397,9 @@ class Room:
         out: Outgoing = []
         for person in self.people():
             seat = self._seat(person)
-            out.extend((person, news) for news in chunks(game, seat, first))
-            out.append((person, self._view_of(seat, whole=False)))
+            view = game.view(seat)  # made once for both messages
+            out.extend((person, news) for news in chunks(view.events, first))
+            out.append((person, ViewOf(dataclasses.replace(view, events=()), self.count_ms(seat), False)))
         return out
 
     def catch_up(self, player_id: int, since: int = 0) -> Outgoing | str:
@@ -407,8 +411,9 @@ class Room:
         if self.game is not None:
             seat = self._seat(player_id)
             since = min(max(since, 0), len(self.game.events))
-            out.extend((player_id, news) for news in chunks(self.game, seat, since))
-            out.append((player_id, self._view_of(seat)))
+            view = self.game.view(seat)
+            out.extend((player_id, news) for news in chunks(view.events, since))
+            out.append((player_id, ViewOf(view, self.count_ms(seat))))
         return out
 
     # ------------------------------------------------------------ computer players
@@ -518,12 +523,12 @@ class Room:
             return None
         return min(MAX_COUNT_MS, max(0, round((deadline - time.monotonic()) * 1000)))
 
-    def _view_of(self, seat: int, whole: bool = True) -> ViewOf:
-        """The seat's view; after a move (``whole`` False) without its log, which the news just sent carries: the
-        log grows with every move, and sending it all again each time would cost the server most of its time."""
+    def _view_of(self, seat: int) -> ViewOf:
+        """The seat's whole view, with its log (on starting and on taking a seat back). After a move `_news` sends
+        the view without its log, which the news just sent carries: the log grows with every move, and sending it
+        all again each time would cost the server most of its time."""
         assert self.game is not None
-        view = self.game.view(seat)
-        return ViewOf(view if whole else dataclasses.replace(view, events=()), self.count_ms(seat), whole)
+        return ViewOf(self.game.view(seat), self.count_ms(seat))
 
     # ------------------------------------------------------------ looking back
     def look_back(self, player_id: int, told: int, early: Iterable[int]) -> PastView | str:

@@ -4,6 +4,9 @@ hold anything the seat has not been told."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from audiocrib.engine.events import Event
 from audiocrib.engine.game import Game
 from audiocrib.engine.numbers import number_words
 from audiocrib.online.messages import MAX_NEWS_EVENTS, News, PastView
@@ -11,9 +14,10 @@ from audiocrib.online.messages import MAX_NEWS_EVENTS, News, PastView
 __all__ = ["chunks", "past_view"]
 
 
-def chunks(game: Game, seat: int, first: int) -> list[News]:
-    """``seat``'s events from ``first`` on, as it sees them, in messages of at most `MAX_NEWS_EVENTS`."""
-    events = game.view(seat).events[first:]  # the seat's log: each event as `Event.seen_by` gives it
+def chunks(log: Sequence[Event], first: int) -> list[News]:
+    """A seat's events from ``first`` on, from its own log (its view's ``events``: each event as `Event.seen_by`
+    gives it), in messages of at most `MAX_NEWS_EVENTS`."""
+    events = log[first:]
     return [News(first + i, tuple(events[i:i + MAX_NEWS_EVENTS])) for i in range(0, len(events), MAX_NEWS_EVENTS)]
 
 

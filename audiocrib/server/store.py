@@ -126,6 +126,7 @@ class Store:
         if str(path) != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self._db = sqlite3.connect(path, isolation_level=None)  # transactions are begun and committed by hand
+        self._playing: dict[int, int] = {}  # playing table -> its log's length, as this store last wrote it
         try:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
@@ -338,6 +339,7 @@ class Store:
         with self._writing():
             self._table_row(table)
             self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
+        self._playing.pop(table, None)
 
     # ----------------------------------------------------------------- games
     def start(self, table: int) -> Game:
@@ -356,21 +358,33 @@ class Store:
             self._db.execute("INSERT INTO games (table_id, header) VALUES (?, ?)", (table, json.dumps(header)))
             self._db.execute("UPDATE tables SET status = 'playing' WHERE id = ?", (table,))
             self._insert(table, 0, game.events)
+        self._wrote(table, 0, game.events)
         return game
 
     def append(self, table: int, first_index: int, events: Iterable[Event]) -> None:
         """Add ``events`` to the table's log as numbers ``first_index`` on, all or none, and return only when
         they are on disk. ``first_index`` must be the log's length: a gap or a repeat is refused. A `MatchWon`
         among them ends the table."""
+        events = tuple(events)
         with self._writing():
-            row = self._table_row(table)
-            if Status(row["status"]) is not Status.PLAYING:
-                raise StoreError(f"Table {table} is not playing.")
-            length = self._length(table)
-            if first_index != length:
-                raise StoreError(f"The log of table {table} has {length} events, so the next is number {length},"
-                                 f" not {first_index}.")
+            if not _is_id(table) or self._playing.get(table) != first_index:  # else this store wrote the end
+                row = self._table_row(table)
+                if Status(row["status"]) is not Status.PLAYING:
+                    raise StoreError(f"Table {table} is not playing.")
+                length = self._length(table)
+                if first_index != length:
+                    raise StoreError(f"The log of table {table} has {length} events, so the next is number"
+                                     f" {length}, not {first_index}.")
             self._insert(table, first_index, events)
+        self._wrote(table, first_index, events)
+
+    def _wrote(self, table: int, first_index: int, events: Sequence[Event]) -> None:
+        """Remember the length of a playing table's log as this store committed it (the events table's trigger
+        still refuses a gap if another connection wrote meanwhile)."""
+        if any(isinstance(e, MatchWon) for e in events):
+            self._playing.pop(table, None)
+        else:
+            self._playing[table] = first_index + len(events)
 
     def _insert(self, table: int, first_index: int, events: Iterable[Event]) -> None:
         """Write the events; a `MatchWon` among them ends the table."""

@@ -10,9 +10,14 @@ being typed. Every string is the shell's own (its menu items as it says them, th
 >>> shown = describe(session)
 >>> shown["title"], shown["menu"]["items"][:1], shown["menu"]["current"], shown["typing"]
 ('Main menu', ['New game'], 0, None)
+>>> shown["menu"]["change"], shown["enter"]  # no settings to change here, and no move to make
+(None, None)
 >>> session.press("enter")
->>> [card["short"] for card in describe(session)["hand"]]
+>>> shown = describe(session)
+>>> [card["short"] for card in shown["hand"]]
 ['2C', '5S', '9C', '9H', 'QH', 'KS']
+>>> shown["enter"]  # what a button for Enter says (and does) for a player without a keyboard
+'Lay the marked cards away to the crib.'
 """
 
 from __future__ import annotations
@@ -38,14 +43,15 @@ def describe(session: Session) -> dict[str, Any]:
     typing = None
     title = mode.value[0].upper() + mode.value[1:]
     if mode is Mode.TYPING:
-        typing = {"prompt": session.line.purpose, "secret": session.line.secret, "limit": session.line.limit}
+        typing = {"prompt": session.line.purpose, "secret": session.line.secret, "limit": session.line.limit,
+                  "text": "" if session.line.secret else session.line.text}  # a password is never sent back
         title = session.line.purpose
     menu = None
     if mode in MENU_MODES:
         items = session._items()
         if items:
             menu = {"items": [session._item_text(item) for item in items],
-                    "current": session.menu_index % len(items)}
+                    "current": session.menu_index % len(items), "change": _change_words(session)}
     hand: list[dict[str, Any]] = []
     status: list[str] = []
     at_table = mode in _AT_TABLE or (mode is Mode.TYPING and session.line_from in _AT_TABLE)
@@ -55,7 +61,22 @@ def describe(session: Session) -> dict[str, Any]:
         except Exception:  # a table between two states has no reading for a moment; the next screen will
             hand, status = [], []
     return {"type": "screen", "mode": session.moment, "title": title, "menu": menu, "hand": hand,
-            "status": status, "typing": typing}
+            "status": status, "enter": _enter_words(session), "typing": typing}
+
+
+def _change_words(session: Session) -> list[str] | None:
+    """What left and right arrow do in this menu (change the current item's setting back and forward), or None
+    where they do not change settings."""
+    words = {key: b.description for b in session.bindings() for key in b.keys if key in ("left", "right")}
+    return [words["left"], words["right"]] if len(words) == 2 else None
+
+
+def _enter_words(session: Session) -> str | None:
+    """What Enter does now at the table (lay away, play, go on, back to the lobby), in the help's words; None
+    where Enter makes no move of the player's (away from the table, or while others are to move)."""
+    if session.mode is not Mode.GAME or session.moment == "waiting":
+        return None
+    return next((b.description for b in session._as_here(session._own_keys()) if "enter" in b.keys), None)
 
 
 def _table(session: Session) -> tuple[list[dict[str, Any]], list[str]]:
