@@ -512,3 +512,74 @@ def test_cards_are_toggles_only_while_laid_away(page: Browser, server: Running) 
     wait_until(lambda: page.script("return document.querySelectorAll('#hand button').length;") == 4, "four cards")
     assert page.script("return document.querySelectorAll('#hand button[aria-pressed]').length;") == 0, \
         "after the discard a card is a plain button, not a toggle"
+
+
+def test_a_button_says_what_enter_does_and_presses_it(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Sal")
+    assert not shown(page, "enter"), "no Enter button in the lobby"
+    click_item(page, "Create a table")
+    page.press("left")  # one seat for a person, the other a computer player's
+    click_item(page, "Create the table")
+    click_item(page, "Start the game")
+    wait_until(lambda: page.screen().get("mode") == "discard" and page.script(
+        "return document.querySelectorAll('#hand button').length;") == 6, "the deal")
+    for index in (0, 1):
+        page.script("document.querySelectorAll('#hand button')[arguments[0]].click();", index)
+        wait_until(lambda index=index: page.script(
+            "return document.querySelectorAll('#hand [aria-pressed=true]').length;") == index + 1, "a card marked")
+    words = wait_until(lambda: page.screen().get("enter"), "Enter's words once two cards are marked")
+    wait_until(lambda: shown(page, "enter") and page.script(
+        "return document.getElementById('enter').textContent;") == words, "the Enter button with those words")
+    assert page.script("return document.getElementById('enter').tagName;") == "BUTTON"
+    assert page.script("return document.getElementById('hand-area').contains(document.getElementById('enter'));")
+    page.script("document.getElementById('enter').focus();")
+    spy(page)
+    for _ in range(5):
+        time.sleep(1.1)  # the session takes no Enter within a second of news (its typed-ahead guard)
+        before = len(page.heard)
+        page.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait_until(lambda before=before: len(page.heard) > before, "an answer to the Enter button")
+        if not any(TYPED_AHEAD in text for text in page.heard[before:]):
+            break
+    assert {frame["key"] for frame in sent(page)} == {"enter"} and sent(page)[0]["type"] == "key"
+    wait_until(lambda: page.screen().get("mode") != "discard", "the cards laid away")
+    # The focus stays on the button while it is there, and goes to the game area once it is not.
+    wait_until(lambda: focused(page) == ("enter" if page.screen().get("enter") else "game"),
+               "the focus on the button, or on the game area once the button went")
+
+
+def test_buttons_change_the_setting_you_are_on(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Tam")
+    assert not shown(page, "change")
+    click_item(page, "Settings")
+    wait_until(lambda: (page.screen().get("menu") or {}).get("change"), "the settings, which change with arrows")
+    back, forward = page.screen()["menu"]["change"]
+    wait_until(lambda: shown(page, "change"), "the buttons that change a setting")
+    assert page.script("return [document.getElementById('change-back').textContent,"
+                       " document.getElementById('change-forward').textContent];") == [back, forward]
+    assert page.script("const m = document.getElementById('menu');"
+                       "return !!(m.compareDocumentPosition(document.getElementById('change'))"
+                       " & Node.DOCUMENT_POSITION_FOLLOWING);"), "after the menu's list"
+    click_item(page, "Verbosity")  # tapping an item makes it the one the buttons change
+    wait_until(lambda: menu(page)[0][menu(page)[1]].startswith("Verbosity"), "the verbosity setting current")
+    before = menu(page)[0][menu(page)[1]]
+    spy(page)
+    page.script("document.getElementById('change-back').click();")  # full verbosity is the last: back first
+    wait_until(lambda: menu(page)[0][menu(page)[1]] != before, "the setting changed back")
+    page.script("document.getElementById('change-forward').click();")
+    wait_until(lambda: menu(page)[0][menu(page)[1]] == before, "the setting changed forward again")
+    assert [frame for frame in sent(page) if frame["type"] == "key"] == [
+        {"type": "key", "key": "left"}, {"type": "key", "key": "right"}]
+    page.press("escape")
+    wait_until(lambda: not (page.screen().get("menu") or {}).get("change") and not shown(page, "change"),
+               "the buttons gone with the settings")
+
+
+def test_the_text_box_shows_the_line_the_session_holds(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Uma")
+    click_item(page, "Change your name")
+    heard = page.hears(re.compile("It says Uma"))
+    wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box for the name")
+    assert (page.screen().get("typing") or {}).get("text") == "Uma", page.screen()
+    assert page.script("return document.getElementById('line').value;") == "Uma", heard
+    page.press("escape")
