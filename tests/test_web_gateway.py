@@ -39,7 +39,7 @@ from audiocrib.web.websession import BYE, NOT_NOW
 from tests.online_driver import until
 from tests.test_online import heard_in_order
 from tests.test_serve import Running, serving
-from tests.web_client import Page, make_table, people_connected, play_match, sign_in
+from tests.web_client import Page, lay_away_or_play, make_table, people_connected, play_match, sign_in
 
 
 @pytest.fixture
@@ -543,16 +543,10 @@ def test_counting_your_own_hands_and_points_from_a_browser_every_key_of_those_mo
                 assert loop.time() < end, (typed, page.last("screen"), page.said[-5:])
                 screen = page.last("screen")
                 mode, mark = screen["mode"], len(page.got)
-                if mode == "discard":
-                    await page.send({"type": "choose", "list": "hand", "index": 0})
-                    await page.send({"type": "choose", "list": "hand", "index": 1})
-                    await page.key("enter")
-                elif mode == "play":
-                    playable = [i for i, card in enumerate(screen["hand"]) if card.get("playable")]
-                    if not playable:
+                if mode in ("discard", "play"):
+                    if not await lay_away_or_play(page, screen):
                         await asyncio.sleep(0.02)
                         continue
-                    await page.key(str(playable[0] + 1), "enter")
                 elif mode in ("peg", "count"):
                     assert screen["enter"] in ("Claim the points you typed.", "Claim the count you typed.")
                     for key in ("1", "backspace", "0", "enter"):  # claims nothing: the missed points are told

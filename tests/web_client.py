@@ -180,6 +180,20 @@ async def make_table(page: Page, own_counts: bool = False) -> None:
     await page.hears("The game begins.", mark)
 
 
+async def lay_away_or_play(page: Page, screen: dict[str, Any]) -> bool:
+    """Laying away: the first two cards' buttons, then Enter; in the play: the first card that can be played, by
+    its digit, then Enter. False if no card can be played yet."""
+    if screen["mode"] == "discard":
+        await page.send({"type": "choose", "list": "hand", "index": 0})
+        await page.send({"type": "choose", "list": "hand", "index": 1})
+        await page.key("enter")
+        return True
+    playable = [i for i, card in enumerate(screen["hand"]) if card.get("playable")]
+    if playable:
+        await page.key(str(playable[0] + 1), "enter")
+    return bool(playable)
+
+
 async def play_match(page: Page, timeout: float = 240.0) -> None:
     """Answer what the game asks, by keys, from what the screen shows, until the match is over."""
     loop = asyncio.get_running_loop()
@@ -192,16 +206,10 @@ async def play_match(page: Page, timeout: float = 240.0) -> None:
         if loop.time() > end:
             raise AssertionError(f"the match did not end: {screen}; {page.said[-5:]}")
         mark = len(page.got)
-        if mode == "discard":  # the first two cards' buttons, then Enter
-            await page.send({"type": "choose", "list": "hand", "index": 0})
-            await page.send({"type": "choose", "list": "hand", "index": 1})
-            await page.key("enter")
-        elif mode == "play":
-            playable = [i for i, card in enumerate(screen["hand"]) if card.get("playable")]
-            if not playable:
+        if mode in ("discard", "play"):
+            if not await lay_away_or_play(page, screen):
                 await asyncio.sleep(0.02)
                 continue
-            await page.key(str(playable[0] + 1), "enter")
         elif mode == "review":
             await page.key("enter")
         else:
