@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from audiocrib.telling.cues import CUES
 
-__all__ = ["SOUNDS", "CuePlayer", "Mixer", "Player", "SilentPlayer", "SoundUnavailable", "load_cues",
+__all__ = ["SOUNDS", "CuePlayer", "Mixer", "Player", "SilentPlayer", "SoundUnavailable", "cue_file", "load_cues",
            "open_player"]
 
 SOUNDS = Path(__file__).resolve().parents[2] / "sounds"
@@ -54,11 +54,20 @@ class Player(Protocol):
         ...
 
 
+def cue_file(name: str) -> str:
+    """The name of the WAV file of the cue ``name`` in the sounds folder.
+
+    >>> cue_file("your turn")
+    'your-turn.wav'
+    """
+    return f"{name.replace(' ', '-')}.wav"
+
+
 def load_cues(folder: Path = SOUNDS) -> dict[str, array[int]]:
     """Every cue's samples by name; raises `SoundUnavailable` if one is missing or not 16-bit mono 22,050 Hz."""
     cues: dict[str, array[int]] = {}
     for name in CUES:
-        path = folder / f"{name.replace(' ', '-')}.wav"
+        path = folder / cue_file(name)
         try:
             with wave.open(str(path)) as wav:
                 if (wav.getnchannels(), wav.getsampwidth(), wav.getframerate()) != (1, 2, RATE):

@@ -18,7 +18,7 @@ from pathlib import Path
 from aiohttp import web
 
 from audiocrib.server.app import Server
-from audiocrib.sound.player import SOUNDS
+from audiocrib.sound.player import SOUNDS, cue_file
 from audiocrib.telling.cues import CUES
 from audiocrib.web.gateway import MOST_TABS, Gateway
 
@@ -68,7 +68,7 @@ def add_pages(app: web.Application, server: Server, certfile: Path | None = None
     server with TLS from ``certfile``, taking at most ``most_tabs`` tabs at once)."""
     gateway = Gateway(server.limits, secrets.token_hex(16), trusting(certfile), most_tabs)
     page = _files(PAGE, tuple(_TYPES))
-    sounds = {f"{cue.replace(' ', '-')}.wav": SOUNDS / f"{cue.replace(' ', '-')}.wav" for cue in CUES}
+    sounds = {cue_file(cue): SOUNDS / cue_file(cue) for cue in CUES}
     sounds = {name: path for name, path in sounds.items() if path.is_file()}
 
     async def front(request: web.Request) -> web.StreamResponse:

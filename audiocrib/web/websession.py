@@ -26,6 +26,7 @@ from audiocrib.shell.keys import Mode
 from audiocrib.shell.lineedit import too_long
 from audiocrib.shell.session import Session
 from audiocrib.shell.settings import Settings
+from audiocrib.sound.player import cue_file
 from audiocrib.web.screen import MENU_MODES, describe
 
 __all__ = ["BYE", "NO_LINE", "WebSession", "keep_settings", "read_settings"]
@@ -75,7 +76,7 @@ class WebCues:
 
     def play(self, names: Iterable[str]) -> None:
         for name in names:
-            self._send({"type": "cue", "name": name.replace(" ", "-")})
+            self._send({"type": "cue", "name": cue_file(name).removesuffix(".wav")})
 
     def set_volume(self, volume: float) -> None:
         """The page plays at the volume "keep" gives it."""
