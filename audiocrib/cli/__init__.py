@@ -18,8 +18,6 @@ total: 10
 from __future__ import annotations
 
 import argparse
-import ast
-import errno
 import json
 import os
 import re
@@ -27,177 +25,37 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from audiocrib import __version__
 from audiocrib.bots.arena import progress_line, run_arena
 from audiocrib.bots.crib import crib_value
 from audiocrib.bots.discards import analyse
+from audiocrib.cli.usage import (
+    BIGGEST,
+    DECIMAL,
+    SPEECH,
+    TAKES,
+    VARIANTS,
+    VERBOSITY,
+    Parser,
+    UsageError,
+    bad,
+    check_data_dir,
+    check_transcript,
+    choice,
+    clean,
+    shown,
+    whole,
+)
 from audiocrib.engine.cards import Card, cards_text, parse_cards
 from audiocrib.engine.errors import AudiocribError, CardError
 from audiocrib.engine.rules import Rules, Variant
 from audiocrib.engine.scoring import score_hand
 from audiocrib.engine.tables import table_lines
-from audiocrib.speech import MODES
-from audiocrib.telling.narrator import Verbosity
 from audiocrib.telling.words import count_aloud, item_phrase
 
 __all__ = ["TAKES", "main"]
-
-
-class _UsageError(Exception):
-    pass
-
-
-_SPEECH = tuple(MODES)
-_VERBOSITY = tuple(v.value for v in Verbosity)
-_VARIANTS = tuple(v.value for v in Variant)
-
-
-def _either(values: Sequence[str]) -> str:
-    return f"{', '.join(values[:-1])} or {values[-1]}"
-
-
-TAKES = {
-    "--speech": _either(_SPEECH),
-    "--verbosity": _either(_VERBOSITY),
-    "--rate": "words a minute from 100 to 400",
-    "--volume": "a percent from 10 to 100",
-    "--sound-volume": "a percent from 10 to 100",
-    "--pace": "seconds from 0 to 10",
-    "--seed": "a whole number of up to 18 digits",
-    "--transcript": "the name of a file to write",
-    "--data-dir": "the name of a folder",
-    "--starter": "a card, like 5C",
-    "--lay": "1 or 2",
-    "--crib-cards": "4 or 5",
-    "--games": "a whole number of games from 1 to 1,000,000",
-    "--variant": _either(_VARIANTS),
-    "--players": "a whole number of players from 2 to 6",
-    "--teams": "2 or 3",
-    "--target": "points from 31 to 1000, or 0 for the variant's own",
-    "--jobs": "a whole number of processes, 1 or more",
-    "--host": "an address of this computer to listen on, like 127.0.0.1 or 0.0.0.0",
-    "--port": "a port number from 0 to 65535 (0 picks a free one)",
-    "--certfile": "the name of a certificate file (PEM)",
-    "--keyfile": "the name of the certificate's private key file (PEM)",
-    "--password-file": "the name of a file holding the server's password",
-}
-"""What each option with a value takes, as said when the value is missing or wrong."""
-
-_LONGEST = 30
-"""Characters of a value shown in a sentence; a longer one is cut short."""
-_BIGGEST = 10**18 - 1
-_WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
-_DECIMAL = re.compile(r"[0-9]{1,6}(\.[0-9]{0,9})?|\.[0-9]{1,9}")
-_WORD = re.compile(rf"\S{{{_LONGEST + 2},}}")
-
-
-def _escape(char: str) -> str:
-    if " " <= char <= "~":
-        return char
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def _shown(value: str) -> str:
-    """``value`` as it may be printed and said: printable ASCII only (anything else escaped), cut short when long.
-
-    >>> _shown("5H"), _shown("5H\\x1b[31m"), _shown("")
-    ('5H', '5H\\\\x1b[31m', 'an empty value')
-    >>> _shown("9" * 5000)
-    '999999999999999999999999999999 and 4,970 characters more'
-    """
-    if value == "":
-        return "an empty value"
-    return _short("".join(_escape(char) for char in value))
-
-
-def _short(text: str) -> str:
-    more = len(text) - _LONGEST
-    return text if more <= 0 else f"{text[:_LONGEST]} and {more:,} character{'s' if more > 1 else ''} more"
-
-
-def _short_word(word: str) -> str:
-    end = word[-1] if word[-1] in ".,;:" else ""
-    return _short(word[: len(word) - len(end)]) + end
-
-
-def _clean(message: str) -> str:
-    """A sentence made fit to print: control and non-ASCII characters escaped, very long words cut short (a
-    sentence from elsewhere may hold a value from the command line as it was typed)."""
-    escaped = "".join(_escape(char) for char in message.replace("\n", " "))
-    return _WORD.sub(lambda match: _short_word(match.group()), escaped)
-
-
-def _bad(option: str, value: str) -> _UsageError:
-    return _UsageError(f"{option} takes {TAKES[option]}, not {_shown(value)}.")
-
-
-def _whole(option: str, value: str, low: int, high: int) -> int:
-    if _WHOLE.fullmatch(value) is None or not low <= int(value) <= high:
-        raise _bad(option, value)
-    return int(value)
-
-
-def _choice(option: str, value: str, choices: Sequence[str]) -> str:
-    if value not in choices:
-        raise _bad(option, value)
-    return value
-
-
-_REQUIRED = {
-    ("score", "cards"): "Give 3, 4 or 5 cards and the starter, like: audiocrib score 5H 5D 5S JC --starter 5C.",
-    ("score", "--starter"): "Give the starter with --starter, like --starter 5C.",
-    ("discards", "cards"): "Give the 5, 6 or 7 cards you were dealt, like: audiocrib discards 5H 5S 5C JD 4H 6C"
-                           " --dealer.",
-    ("table", "which"): "Say which table: audiocrib table hands, or audiocrib table cribs.",
-    ("arena", "player"): "Name two or more players, like: audiocrib arena expert medium.",
-}
-
-
-def _given(text: str) -> str:
-    """The value in argparse's ``invalid choice: 'x' (choose from ...)``, as it was typed."""
-    quoted = text.split(":", 1)[1].rsplit(" (choose from", 1)[0].strip()
-    try:
-        value = ast.literal_eval(quoted)
-    except (ValueError, SyntaxError):
-        return quoted
-    return value if isinstance(value, str) else quoted
-
-
-def _sentence(message: str, command: str) -> str:
-    """argparse's complaint (about ``command``'s arguments) as one sentence that reads well aloud."""
-    if message.startswith("the following arguments are required:"):
-        first = message.split(":", 1)[1].split(",")[0].strip()
-        return _REQUIRED.get((command, first), f"{first} is needed.")
-    if message.startswith("one of the arguments --dealer --pone is required"):
-        return "Say whose crib it is: --dealer for yours, --pone for your opponent's."
-    if message.startswith("unrecognized arguments:"):
-        return f"audiocrib does not know {_shown(message.split(':', 1)[1].strip())}."
-    ambiguous = re.fullmatch(r"ambiguous option: (\S+) could match (.*)", message, re.S)
-    if ambiguous is not None:
-        *some, last = [name.strip() for name in ambiguous.group(2).split(",")]
-        return f"{_shown(ambiguous.group(1))} could be {', '.join(some)} or {last}; write more of it."
-    argument = re.fullmatch(r"argument (\S+): (.*)", message, re.S)
-    if argument is not None:
-        name, what = argument.groups()
-        if what.startswith("invalid choice:"):  # the only option left to argparse's choices: the command
-            return (f"{_shown(_given(what))} is not a command; the commands are score, discards, table, arena and"
-                    " serve.")
-        if what.startswith("expected one argument") and name in TAKES:
-            return f"{name} needs a value: {TAKES[name]}."
-        if what.startswith("ignored explicit argument"):
-            return f"{name} takes no value."
-        other = re.fullmatch(r"not allowed with argument (\S+)", what)
-        if other is not None:
-            return f"Give {other.group(1)} or {name}, not both."
-    return message[0].upper() + message[1:].rstrip(".") + "."
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(_sentence(message, self.prog.partition(" ")[2]))
 
 
 _GAME = {  # option: (argparse's name for it, its help)
@@ -231,10 +89,10 @@ def _game_options(parser: argparse.ArgumentParser, given_only: bool) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="audiocrib", description="Cribbage played by ear. With no command, starts the game.")
+    parser = Parser(prog="audiocrib", description="Cribbage played by ear. With no command, starts the game.")
     _game_options(parser, given_only=False)
     parser.add_argument("--version", action="version", version=f"audiocrib {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     _game_options(commands.add_parser("play", help="start the game (the same as no command)"), given_only=True)
     online = commands.add_parser("online", help="play on a server: audiocrib online [ADDRESS]")
     online.add_argument("address", nargs="?", default="", help="the server's address, such as localhost or"
@@ -294,9 +152,9 @@ def _not_for_the_game(args: argparse.Namespace) -> None:
     for option, (dest, _) in _GAME.items():
         if getattr(args, dest, None) not in (None, False):
             if option == "--seed" and args.command == "arena":
-                raise _UsageError("Give the arena's --seed after its players, like: audiocrib arena expert medium"
+                raise UsageError("Give the arena's --seed after its players, like: audiocrib arena expert medium"
                                   " --seed 5.")
-            raise _UsageError(f"{option} is an option of the game, not of {args.command}.")
+            raise UsageError(f"{option} is an option of the game, not of {args.command}.")
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -316,10 +174,10 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _discards(args: argparse.Namespace) -> int:
-    lay = 2 if args.lay is None else int(_choice("--lay", args.lay, ("1", "2")))
-    crib_cards = None if args.crib_cards is None else int(_choice("--crib-cards", args.crib_cards, ("4", "5")))
+    lay = 2 if args.lay is None else int(choice("--lay", args.lay, ("1", "2")))
+    crib_cards = None if args.crib_cards is None else int(choice("--crib-cards", args.crib_cards, ("4", "5")))
     if crib_cards == 5 and lay != 1:  # the five-card crib is the six-player table's, where each lays away one
-        raise _UsageError("--crib-cards 5 is for tables where each player lays away one card; add --lay 1.")
+        raise UsageError("--crib-cards 5 is for tables where each player lays away one card; add --lay 1.")
     hand = parse_cards(args.cards)
     if len(hand) not in (5, 6, 7):
         raise CardError(f"Give the 5, 6 or 7 cards you were dealt, not {len(hand)}.")
@@ -339,7 +197,7 @@ def _discards(args: argparse.Namespace) -> int:
 
 def _table(args: argparse.Namespace) -> int:
     if args.which not in ("hands", "cribs"):
-        raise _UsageError(f"There is no table of {_shown(args.which)}; say hands or cribs.")
+        raise UsageError(f"There is no table of {shown(args.which)}; say hands or cribs.")
     print("\n".join(table_lines(crib=args.which == "cribs")))
     return 0
 
@@ -351,12 +209,12 @@ _HOST = re.compile(r"[A-Za-z0-9.:_-]{1,253}")
 
 def _serve(args: argparse.Namespace) -> int:
     if _HOST.fullmatch(args.host) is None:
-        raise _bad("--host", args.host)
-    port = _whole("--port", args.port, 0, 65535)
+        raise bad("--host", args.host)
+    port = whole("--port", args.port, 0, 65535)
     if args.server_dir is not None:
-        _check_data_dir(args.server_dir)
+        check_data_dir(args.server_dir)
     if (args.certfile is None) != (args.keyfile is None):
-        raise _UsageError("Give --certfile and --keyfile together: the certificate and its private key.")
+        raise UsageError("Give --certfile and --keyfile together: the certificate and its private key.")
     import platformdirs
 
     from audiocrib.server.serve import ServeError, Settings, check_file, read_password, serve
@@ -367,7 +225,7 @@ def _serve(args: argparse.Namespace) -> int:
                 check_file(option, value)
         password = None if args.password_file is None else read_password(args.password_file)
     except ServeError as error:
-        raise _UsageError(str(error)) from None
+        raise UsageError(str(error)) from None
     folder = (Path(args.server_dir) if args.server_dir is not None else
               Path(platformdirs.user_data_dir("audiocrib", appauthor=False)) / "server")
     certfile, keyfile = (None if f is None else Path(f) for f in (args.certfile, args.keyfile))
@@ -377,20 +235,20 @@ def _serve(args: argparse.Namespace) -> int:
 
         return serve(settings, partial(print, flush=True), pages_for(certfile))
     except ServeError as error:
-        raise _UsageError(str(error)) from None
+        raise UsageError(str(error)) from None
 
 
 def _arena(args: argparse.Namespace) -> int:
-    games = _whole("--games", args.games, 1, 1_000_000)
-    variant = Variant(_choice("--variant", args.variant, _VARIANTS))
-    players = _whole("--players", args.players, 2, 6)
-    teams = 1 if args.teams is None else int(_choice("--teams", args.teams, ("2", "3")))
-    target = _whole("--target", args.target, 0, 1000)
+    games = whole("--games", args.games, 1, 1_000_000)
+    variant = Variant(choice("--variant", args.variant, VARIANTS))
+    players = whole("--players", args.players, 2, 6)
+    teams = 1 if args.teams is None else int(choice("--teams", args.teams, ("2", "3")))
+    target = whole("--target", args.target, 0, 1000)
     if 0 < target < 31:
-        raise _bad("--target", args.target)
-    seed = _whole("--seed", args.seed, -_BIGGEST, _BIGGEST)
+        raise bad("--target", args.target)
+    seed = whole("--seed", args.seed, -BIGGEST, BIGGEST)
     cores = os.cpu_count() or 1
-    asked = cores if args.jobs is None else _whole("--jobs", args.jobs, 1, _BIGGEST)
+    asked = cores if args.jobs is None else whole("--jobs", args.jobs, 1, BIGGEST)
     rules = Rules(players=players, variant=variant, team_size=teams, target=target)
     progress = None if args.quiet or games < 100 else progress_line
     # More processes than cores (or games) only wait their turn; --jobs 100000 once started processes without end.
@@ -403,68 +261,31 @@ def _game_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The game's options, checked: the keyword arguments of `audiocrib.shell.main.play`."""
     pace = None
     if args.pace is not None:
-        if _DECIMAL.fullmatch(args.pace) is None or not 0 <= float(args.pace) <= 10:
-            raise _bad("--pace", args.pace)
+        if DECIMAL.fullmatch(args.pace) is None or not 0 <= float(args.pace) <= 10:
+            raise bad("--pace", args.pace)
         pace = float(args.pace)
     return {
-        "speech": None if args.speech is None else _choice("--speech", args.speech, _SPEECH),
-        "verbosity": None if args.verbosity is None else _choice("--verbosity", args.verbosity, _VERBOSITY),
-        "rate": None if args.rate is None else _whole("--rate", args.rate, 100, 400),
-        "volume": None if args.volume is None else _whole("--volume", args.volume, 10, 100),
-        "sound_volume": None if args.sound_volume is None else _whole("--sound-volume", args.sound_volume, 10, 100),
+        "speech": None if args.speech is None else choice("--speech", args.speech, SPEECH),
+        "verbosity": None if args.verbosity is None else choice("--verbosity", args.verbosity, VERBOSITY),
+        "rate": None if args.rate is None else whole("--rate", args.rate, 100, 400),
+        "volume": None if args.volume is None else whole("--volume", args.volume, 10, 100),
+        "sound_volume": None if args.sound_volume is None else whole("--sound-volume", args.sound_volume, 10, 100),
         "pace": pace,
-        "seed": None if args.game_seed is None else _whole("--seed", args.game_seed, -_BIGGEST, _BIGGEST),
+        "seed": None if args.game_seed is None else whole("--seed", args.game_seed, -BIGGEST, BIGGEST),
         "show_text": not args.no_text,
         "sound": not args.no_sound,
     }
 
 
 
-def _check_data_dir(value: str) -> None:
-    if value == "":  # Path("") is the current folder, and with it the home folder was used unsaid
-        raise _bad("--data-dir", value)
-    if os.path.lexists(value) and not os.path.isdir(value):
-        raise _UsageError("--data-dir names a file, not a folder; give a folder, or a new name for one.")
-    head = os.path.dirname(os.path.abspath(value))
-    while not os.path.lexists(head) and os.path.dirname(head) != head:
-        head = os.path.dirname(head)
-    if not os.path.isdir(head):
-        raise _UsageError("--data-dir names a folder inside a file; give a folder, or a new name for one.")
-
-
-def _check_transcript(value: str) -> None:
-    """Open the transcript to append as the game will, so that a name it cannot write is one sentence now
-    (not a traceback), without waiting for a reader (a pipe nothing reads would hang the start)."""
-    if value == "":
-        raise _bad("--transcript", value)
-    if os.path.isdir(value):
-        raise _UsageError("--transcript names a folder; give a file in it, like --transcript game.txt.")
-    existed = os.path.lexists(value)
-    try:
-        handle = os.open(value, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o666)
-    except (FileNotFoundError, NotADirectoryError):
-        raise _UsageError("--transcript names a file in a folder that does not exist.") from None
-    except PermissionError:
-        raise _UsageError("--transcript names a file that audiocrib may not write.") from None
-    except OSError as error:
-        if error.errno == errno.ENXIO:
-            raise _UsageError("--transcript names a pipe that nothing reads.") from None
-        raise _UsageError(f"--transcript cannot be written: {(error.strerror or 'an error').lower()}.") from None
-    except ValueError:  # a NUL in the name
-        raise _bad("--transcript", value) from None
-    os.close(handle)
-    if not existed:  # the game makes it again; a start refused below leaves nothing behind
-        os.remove(value)
-
-
 def _play(args: argparse.Namespace) -> int:
     settings = _game_settings(args)
     if args.data_dir is not None:
-        _check_data_dir(args.data_dir)
+        check_data_dir(args.data_dir)
     if args.transcript is not None:
-        _check_transcript(args.transcript)
+        check_transcript(args.transcript)
     if sys.stdin is None or not sys.stdin.isatty():
-        raise _UsageError("The game is played in a terminal, and audiocrib's input is not one; score, discards,"
+        raise UsageError("The game is played in a terminal, and audiocrib's input is not one; score, discards,"
                           " table and arena work without one.")
     from audiocrib.shell.main import play
 
@@ -478,7 +299,7 @@ def _play(args: argparse.Namespace) -> int:
             try:
                 read_address(online)
             except ValueError as error:
-                raise _UsageError(str(error)) from None
+                raise UsageError(str(error)) from None
     return play(transcript=args.transcript, folder=folder, online=online, **settings)
 
 
@@ -493,8 +314,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = {"score": _score, "discards": _discards, "table": _table, "arena": _arena,
                    "serve": _serve}[args.command]
         return command(args)
-    except (_UsageError, AudiocribError) as error:
-        print(f"audiocrib: {_clean(str(error))}", file=sys.stderr)
+    except (UsageError, AudiocribError) as error:
+        print(f"audiocrib: {clean(str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl+C in a long arena run: stop with a line, not a traceback
         print("audiocrib: Stopped.", file=sys.stderr)
