@@ -174,8 +174,10 @@ async def make_table(page: Page, own_counts: bool = False) -> None:
     mark = await page.send({"type": "key", "key": "escape"})
     await page.screen(lambda s: s["mode"] == "new table", since=mark)
     await page.choose("Create the table")
-    await page.hears(lambda s: s.startswith("At table 1: you, the host; and Expert, a computer player."), mark)
-    await page.screen(lambda s: s["mode"] == "waiting room")
+    who = await page.hears(lambda s: s.startswith("At table 1: you, the host; and Expert, a computer player."), mark)
+    waiting = await page.screen(lambda s: s["mode"] == "waiting room")
+    # the waiting room's status says who has sat down (and a private table's code), as "who is at the table" does
+    assert waiting["status"] == [who], (waiting["status"], who)
     await page.choose("Start the game")
     await page.hears("The game begins.", mark)
 

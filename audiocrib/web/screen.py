@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from audiocrib.engine.phase import Phase
+from audiocrib.online.sayings import who_is_here
 from audiocrib.shell.keys import Mode
 from audiocrib.shell.session import Session
 from audiocrib.telling import answers
@@ -60,6 +61,8 @@ def describe(session: Session) -> dict[str, Any]:
             hand, status = _table(session)
         except Exception:  # a table between two states has no reading for a moment; the next screen will
             hand, status = [], []
+    elif mode is Mode.WAITING_ROOM and session.client is not None and session.client.state is not None:
+        status = [who_is_here(session.client.state)]  # who has sat down, and the code to give the others
     return {"type": "screen", "mode": session.moment, "title": title, "menu": menu, "hand": hand,
             "status": status, "enter": _enter_words(session), "typing": typing}
 
