@@ -13,16 +13,18 @@ marks but the full stop, apostrophe, hyphen and underscore.
 from __future__ import annotations
 
 import dataclasses
+import json
 import string
 from collections.abc import Callable
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from audiocrib.engine.actions import Action, action_from_json, action_to_json
 from audiocrib.engine.errors import AudiocribError
-from audiocrib.engine.events import Event, event_to_json
+from audiocrib.engine.events import Event, event_text, event_to_json
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
-from audiocrib.engine.viewcodec import checked_event, field_named, view_from_json, view_to_json
+from audiocrib.engine.viewcodec import checked_event, field_named, rules_text, view_from_json, view_text, view_to_json
 from audiocrib.engine.views import PlayerView
 
 __all__ = [
@@ -42,12 +44,16 @@ class ProtocolError(ValueError):
 
 class Field:
     """One kind of field: ``write`` makes it JSON, ``read`` checks JSON and returns the value (``where`` names the
-    field in the sentence of a refusal, such as "the name in the hello message")."""
+    field in the sentence of a refusal, such as "the name in the hello message"). ``text`` is
+    ``json.dumps(write(value))``, which the hot kinds write directly."""
 
     what = "a value"
 
     def write(self, value: Any) -> Any:
         return value
+
+    def text(self, value: Any) -> str:
+        return json.dumps(self.write(value))
 
     def read(self, value: Any, where: str) -> Any:
         raise NotImplementedError  # pragma: no cover
@@ -62,6 +68,9 @@ class Text(Field):
     def __init__(self, low: int, high: int, allowed: Callable[[str], bool], kind: str, trim: bool = True) -> None:
         self.low, self.high, self.allowed, self.trim = low, high, allowed, trim
         self.what = f"from {number_words(low)} to {number_words(high)} {kind}"
+
+    def text(self, value: Any) -> str:
+        return encode_basestring_ascii(value) if type(value) is str else json.dumps(value)
 
     def read(self, value: Any, where: str) -> str:
         if not isinstance(value, str):
@@ -98,6 +107,9 @@ class Number(Field):
         self.low, self.high = low, high
         self.what = f"a whole number from {number_words(low)} to {number_words(high)}"
 
+    def text(self, value: Any) -> str:
+        return int.__repr__(value) if type(value) is int else json.dumps(value)
+
     def read(self, value: Any, where: str) -> int:
         if type(value) is not int or not self.low <= value <= self.high:
             raise self.refuse(where)
@@ -106,6 +118,9 @@ class Number(Field):
 
 class Flag(Field):
     what = "true or false"
+
+    def text(self, value: Any) -> str:
+        return "true" if value is True else "false" if value is False else json.dumps(value)
 
     def read(self, value: Any, where: str) -> bool:
         if not isinstance(value, bool):
@@ -119,6 +134,9 @@ class Choice(Field):
     def __init__(self, *words: str) -> None:
         self.words = words
         self.what = f"one of {', '.join(words[:-1])} or {words[-1]}"
+
+    def text(self, value: Any) -> str:
+        return encode_basestring_ascii(value) if type(value) is str else json.dumps(value)
 
     def read(self, value: Any, where: str) -> str:
         if value not in self.words:
@@ -136,6 +154,9 @@ class Maybe(Field):
     def write(self, value: Any) -> Any:
         return None if value is None else self.inner.write(value)
 
+    def text(self, value: Any) -> str:
+        return "null" if value is None else self.inner.text(value)
+
     def read(self, value: Any, where: str) -> Any:
         return None if value is None else self.inner.read(value, where)
 
@@ -149,6 +170,10 @@ class Many(Field):
 
     def write(self, value: Any) -> Any:
         return [self.inner.write(v) for v in value]
+
+    def text(self, value: Any) -> str:
+        text = self.inner.text
+        return "[" + ", ".join([text(v) for v in value]) + "]"
 
     def read(self, value: Any, where: str) -> tuple[Any, ...]:
         if not isinstance(value, list) or len(value) > self.most:
@@ -170,6 +195,9 @@ class RulesField(Field):
 
     def write(self, value: Rules) -> Any:
         return value.to_json()
+
+    def text(self, value: Rules) -> str:
+        return rules_text(value)
 
     def read(self, value: Any, where: str) -> Rules:
         try:
@@ -205,6 +233,9 @@ class ViewField(Field):
     def write(self, value: PlayerView) -> Any:
         return view_to_json(value)
 
+    def text(self, value: PlayerView) -> str:
+        return view_text(value)
+
     def read(self, value: Any, where: str) -> PlayerView:
         try:
             return view_from_json(value)
@@ -217,6 +248,9 @@ class EventField(Field):
 
     def write(self, value: Event) -> Any:
         return event_to_json(value)
+
+    def text(self, value: Event) -> str:
+        return event_text(value)
 
     def read(self, value: Any, where: str) -> Event:
         try:
@@ -235,6 +269,9 @@ class Record(Field):
     def write(self, value: Any) -> Any:
         return write_fields(value)
 
+    def text(self, value: Any) -> str:
+        return fields_text(value)
+
     def read(self, value: Any, where: str) -> Any:
         return read_fields(self.cls, value, where, set())
 
@@ -242,6 +279,22 @@ class Record(Field):
 def write_fields(record: Any) -> dict[str, Any]:
     """Every field of ``record`` as JSON, each by its `Field`."""
     return {f.name: f.metadata["field"].write(getattr(record, f.name)) for f in dataclasses.fields(record)}
+
+
+_TEXT_SHAPES: dict[type, tuple[tuple[str, str, Field], ...]] = {}
+
+
+def fields_text(record: Any, first: str = "{") -> str:
+    """``json.dumps(write_fields(record))``, written field by field by each `Field`'s ``text``; ``first`` is the
+    text it starts with (a message puts its type there)."""
+    shape = _TEXT_SHAPES.get(type(record))
+    if shape is None:
+        shape = _TEXT_SHAPES[type(record)] = tuple(
+            (encode_basestring_ascii(f.name) + ": ", f.name, f.metadata["field"]) for f in dataclasses.fields(record)
+        )
+    if first == "{":
+        return "{" + ", ".join([key + field.text(getattr(record, name)) for key, name, field in shape]) + "}"
+    return first + "".join([", " + key + field.text(getattr(record, name)) for key, name, field in shape]) + "}"
 
 
 def read_fields(cls: type, data: Any, where: str, skip: set[str]) -> Any:
