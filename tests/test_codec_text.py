@@ -13,6 +13,7 @@ from dataclasses import asdict
 import pytest
 
 from audiocrib.engine.actions import Action, CallMuggins, ClaimCount, CountTimeout, Discard, Go, Play
+from audiocrib.engine.cards import Card
 from audiocrib.engine.codec import IdentityCache, json_text, record_text, record_to_json
 from audiocrib.engine.errors import AudiocribError
 from audiocrib.engine.events import EVENT_TYPES, Event, event_row, event_text, event_to_json
@@ -144,3 +145,28 @@ def test_the_identity_cache_never_mixes_equal_values_up() -> None:
     equal = dataclasses.replace(first)
     assert cache(equal) == first.kind and made[-1] is equal  # equal but not the same: made again
     assert cache(first) == first.kind  # past its size it started again, and still answers right
+
+
+def test_the_decoders_made_once_refuse_as_before() -> None:
+    """The JSON decoder and each class's plan of fields are made once; a byte order mark is still no JSON, and
+    each refusal still names its own place."""
+    for text in ('\ufeff{"type": "ping", "number": 1}', b'\xef\xbb\xbf{"type": "ping", "number": 1}'):
+        with pytest.raises(m.ProtocolError, match=r"^A message must be one JSON object\.$"):
+            m.decode_from_client(text)
+    summary = json.loads(m.encode(EXAMPLES[21]))["tables"][0]
+    for index in (1, 0, 1):
+        tables = [summary, summary]
+        tables[index] = {**summary, "open_seats": 9}
+        text = json.dumps({"type": "lobby_list", "tables": tables, "more": 0, "people": []})
+        entry = ("one", "two")[index]
+        with pytest.raises(m.ProtocolError, match=f"^The open seats in entry {entry} of the tables in the lobby"):
+            m.decode_from_server(text)
+    move = {"type": "move", "action": {"kind": "play", "seat": 1, "card": "5H"}}
+    assert m.decode_from_client(json.dumps(move)) == m.Move(Play(1, Card.parse("5H")))
+    twice = {"kind": "discard", "seat": 1, "cards": ["5H", "5H"]}
+    for action, sentence in (({"kind": "play", "seat": 1}, "The action in the move message must be a move"),
+                             (twice, "The five of hearts is given twice."),
+                             ({"kind": "play", "seat": 9, "card": "5H"}, "The action in the move message must be")):
+        with pytest.raises(m.ProtocolError) as caught:
+            m.decode_from_client(json.dumps({**move, "action": action}))
+        assert str(caught.value).startswith(sentence)

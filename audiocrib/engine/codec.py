@@ -58,13 +58,26 @@ def _encode(value: Any) -> Any:
 
 
 def _decode(tp: Any, value: Any) -> Any:
-    origin = typing.get_origin(tp)
+    # The plain types first: they are most fields, and need no look at the type's origin.
+    if tp is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"expected a whole number, got {value!r}")
+        return value
     if tp is Card:
         if not isinstance(value, str):
             raise ValueError("A card must be written as text, like 5H.")
         return Card.parse(value)
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"expected true or false, got {value!r}")
+        return value
+    if tp is str:
+        if not isinstance(value, str):
+            raise ValueError(f"expected text, got {value!r}")
+        return value
     if tp is Score:
         return Score.from_json(_checked_score(value))
+    origin = typing.get_origin(tp)
     if origin is tuple:
         if not isinstance(value, list):
             raise ValueError(f"expected a list, got {value!r}")
@@ -77,18 +90,6 @@ def _decode(tp: Any, value: Any) -> Any:
             return None
         (inner,) = [a for a in typing.get_args(tp) if a is not type(None)]
         return _decode(inner, value)
-    if tp is bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"expected true or false, got {value!r}")
-        return value
-    if tp is int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"expected a whole number, got {value!r}")
-        return value
-    if tp is str:
-        if not isinstance(value, str):
-            raise ValueError(f"expected text, got {value!r}")
-        return value
     raise TypeError(f"cannot decode {tp}")  # pragma: no cover
 
 
@@ -121,6 +122,19 @@ def record_to_json(record: Any) -> dict[str, Any]:
 
 
 
+_PLANS: dict[type, tuple[tuple[tuple[str, Any, bool], ...], frozenset[str]]] = {}
+
+
+def _plan(cls: type) -> tuple[tuple[tuple[str, Any, bool], ...], frozenset[str]]:
+    """Each field of ``cls`` (its name, type and whether it must be given), and every name its JSON may hold."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    fields = dataclasses.fields(cls)
+    return (tuple((f.name, hints[f.name], f.default is dataclasses.MISSING) for f in fields),
+            frozenset({f.name for f in fields} | {"kind"}))
+
+
 def record_from_json(types_by_kind: Mapping[str, type[R]], data: Any, what: str) -> R:
     """The inverse of `record_to_json` for the classes in ``types_by_kind``; ``what`` names them in errors."""
     if not isinstance(data, dict):
@@ -128,17 +142,17 @@ def record_from_json(types_by_kind: Mapping[str, type[R]], data: Any, what: str)
     cls = types_by_kind.get(str(data.get("kind")))
     if cls is None:
         raise ValueError(f"unknown {what} kind {data.get('kind')!r}")
-    hints = _HINTS.get(cls)
-    if hints is None:
-        hints = _HINTS[cls] = typing.get_type_hints(cls)
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _plan(cls)
+    fields, names = plan
     kwargs = {}
-    for f in fields:
-        if f.name in data:
-            kwargs[f.name] = _decode(hints[f.name], data[f.name])
-        elif f.default is dataclasses.MISSING:
-            raise ValueError(f"a {data['kind']} {what} needs {f.name}")
-    extra = set(data) - {f.name for f in fields} - {"kind"}
+    for name, hint, required in fields:
+        if name in data:
+            kwargs[name] = _decode(hint, data[name])
+        elif required:
+            raise ValueError(f"a {data['kind']} {what} needs {name}")
+    extra = set(data) - names
     if extra:
         raise ValueError(f"a {data['kind']} {what} has unknown fields {sorted(extra)}")
     return cls(**kwargs)

@@ -208,6 +208,17 @@ class RulesField(Field):
             raise self.refuse(where) from None
 
 
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    """The names of the fields of the dataclass ``cls``, worked out once."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 class ActionField(Field):
     what = "a move: an object with its kind, its seat and what it needs, like a card"
 
@@ -221,8 +232,8 @@ class ActionField(Field):
             raise _engine_sentence(error, self.refuse(where)) from None
         except ValueError:
             raise self.refuse(where) from None
-        if not 0 <= action.seat < 6 or not all(abs(getattr(action, f.name)) <= 1000 for f in dataclasses.fields(action)
-                                                if type(getattr(action, f.name)) is int):
+        if not 0 <= action.seat < 6 or not all(abs(getattr(action, name)) <= 1000 for name in _names(type(action))
+                                                if type(getattr(action, name)) is int):
             raise self.refuse(where)
         return action
 
@@ -297,21 +308,39 @@ def fields_text(record: Any, first: str = "{") -> str:
     return first + "".join([", " + key + field.text(getattr(record, name)) for key, name, field in shape]) + "}"
 
 
+_ReadPlan = tuple[frozenset[str], tuple[tuple[str, str, Field, str], ...]]
+_READ_PLANS: dict[tuple[type, str], _ReadPlan] = {}
+
+
+def _read_plan(cls: type, where: str) -> _ReadPlan:
+    """The names of the fields of ``cls``, and each field's name, name as said, `Field` and place in a refusal
+    ("the name in the hello message"): worked out once for each class and place (the places are this module's
+    own words and entry numbers, so there are few)."""
+    fields = dataclasses.fields(cls)
+    plan = (frozenset(f.name for f in fields),
+            tuple((f.name, f.name.replace("_", " "), f.metadata["field"], f"the {f.name.replace('_', ' ')} in {where}")
+                  for f in fields))
+    if len(_READ_PLANS) < 10_000:
+        _READ_PLANS[(cls, where)] = plan
+    return plan
+
+
 def read_fields(cls: type, data: Any, where: str, skip: set[str]) -> Any:
     """An instance of ``cls`` from ``data``, every field checked; keys in ``skip`` (such as "type") are ignored."""
     if not isinstance(data, dict):
         raise ProtocolError(f"{where[0].upper()}{where[1:]} must be an object with its named fields.")
-    fields = dataclasses.fields(cls)
-    names = {f.name for f in fields}
+    plan = _READ_PLANS.get((cls, where))
+    if plan is None:
+        plan = _read_plan(cls, where)
+    names, fields = plan
     for key in data:
         if key not in names and key not in skip:
             raise ProtocolError(f"{where[0].upper()}{where[1:]} has no field called {field_named(key)}.")
     values = {}
-    for f in fields:
-        spoken = f.name.replace("_", " ")
-        if f.name not in data:
+    for name, spoken, field, field_where in fields:
+        if name not in data:
             raise ProtocolError(f"{where[0].upper()}{where[1:]} needs its {spoken}.")
-        values[f.name] = f.metadata["field"].read(data[f.name], f"the {spoken} in {where}")
+        values[name] = field.read(data[name], field_where)
     try:
         return cls(**values)
     except ProtocolError:

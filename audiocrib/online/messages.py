@@ -394,6 +394,10 @@ def _no_constant(name: str) -> Any:
     raise ProtocolError("A message may hold only finite numbers.")
 
 
+_JSON = json.JSONDecoder(object_pairs_hook=_no_repeats, parse_constant=_no_constant)
+"""What ``json.loads(text, object_pairs_hook=..., parse_constant=...)`` makes afresh for each call, made once."""
+
+
 def _parsed(text: str | bytes, limit: int) -> Any:
     if isinstance(text, bytes):
         if len(text) > limit:
@@ -407,7 +411,9 @@ def _parsed(text: str | bytes, limit: int) -> Any:
     if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
         raise ProtocolError(f"A message may be at most {number_words(limit // 1024)} kilobytes long.")
     try:
-        return json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_no_constant)
+        if text.startswith("\ufeff"):  # as json.loads refuses it
+            raise ValueError("a byte order mark")
+        return _JSON.decode(text)
     except ProtocolError:
         raise
     except (ValueError, RecursionError):  # not JSON, a number of thousands of digits, or nested too deep
