@@ -24,7 +24,7 @@ import json
 from typing import Any
 
 from audiocrib.engine.cards import Card
-from audiocrib.engine.codec import IdentityCache, cards_text, json_text, numbers_text
+from audiocrib.engine.codec import IdentityCache, card_text, cards_text, json_text, numbers_text
 from audiocrib.engine.events import Event, event_from_json, event_text, event_to_json
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.phase import Phase
@@ -90,28 +90,43 @@ rules_text: IdentityCache[Rules, str] = IdentityCache(lambda rules: json.dumps(r
 
 def view_text(view: PlayerView) -> str:
     """``json.dumps(view_to_json(view))``, written directly (the same text, to the byte)."""
-    t, n, cards, numbers = json_text, _number, cards_text, numbers_text
+    t, n, cards, numbers, maybe = json_text, _number, cards_text, numbers_text, _maybe_number
     series = view.series
-    series_text = ("[" + ", ".join([f"[{n(seat)}, {t(card)}]" for seat, card in series]) + "]"
+    series_text = ("[" + ", ".join([f"[{n(seat)}, {card_text(card)}]" for seat, card in series]) + "]"
                    if type(series) is tuple and all(type(p) is tuple and len(p) == 2 for p in series)
                    else t(series))
     played = view.played
     played_text = "[" + ", ".join([cards(p) for p in played]) + "]" if type(played) is tuple else t(played)
+    laid_away = view.laid_away
+    laid_text = ("[" + ", ".join(["true" if flag else "false" for flag in laid_away]) + "]"
+                 if type(laid_away) is tuple and all(type(flag) is bool for flag in laid_away) else t(laid_away))
+    phase = _PHASES.get(view.phase) or t(view.phase.value)
+    said_go = "[]" if not view.said_go else numbers(tuple(sorted(view.said_go)))
+    counting = "null" if view.counting is None else t(view.counting)
     return (
-        f'{{"seat": {n(view.seat)}, "names": {t(view.names)}, "rules": {rules_text(view.rules)}, '
-        f'"phase": {t(view.phase.value)}, "game_number": {n(view.game_number)}, '
+        f'{{"seat": {n(view.seat)}, "names": {_names_text(view.names)}, "rules": {rules_text(view.rules)}, '
+        f'"phase": {phase}, "game_number": {n(view.game_number)}, '
         f'"deal_number": {n(view.deal_number)}, "dealer": {n(view.dealer)}, "scores": {numbers(view.scores)}, '
         f'"match_scores": {numbers(view.match_scores)}, "hand": {cards(view.hand)}, "kept": {cards(view.kept)}, '
-        f'"discards": {cards(view.discards)}, "laid_away": {t(view.laid_away)}, "starter": {t(view.starter)}, '
+        f'"discards": {cards(view.discards)}, "laid_away": {laid_text}, "starter": {card_text(view.starter)}, '
         f'"count": {n(view.count)}, "series": {series_text}, "played": {played_text}, '
-        f'"held": {numbers(view.held)}, "said_go": {numbers(tuple(sorted(view.said_go)))}, "turn": {t(view.turn)}, '
-        f'"playable": {cards(view.playable)}, "counting": {t(view.counting)}, "claiming": {t(view.claiming)}, '
+        f'"held": {numbers(view.held)}, "said_go": {said_go}, "turn": {maybe(view.turn)}, '
+        f'"playable": {cards(view.playable)}, "counting": {counting}, "claiming": {maybe(view.claiming)}, '
         f'"crib": {cards(view.crib)}, "events": [{", ".join([event_text(event) for event in view.events])}]}}'
     )
 
 
+_names_text: IdentityCache[tuple[str, ...], str] = IdentityCache(json_text, most=4096)
+"""A table's names as JSON, kept: a game's views share its one tuple of names."""
+_PHASES = {phase: json.dumps(phase.value) for phase in Phase}
+
+
 def _number(value: Any) -> str:
     return int.__repr__(value) if type(value) is int else json_text(value)
+
+
+def _maybe_number(value: Any) -> str:
+    return "null" if value is None else int.__repr__(value) if type(value) is int else json_text(value)
 
 
 def _spoken(name: str) -> str:
