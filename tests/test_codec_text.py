@@ -9,6 +9,7 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import asdict
+from typing import ClassVar
 
 import pytest
 
@@ -22,6 +23,19 @@ from audiocrib.engine.rules import Rules
 from audiocrib.engine.scoring import Score
 from audiocrib.engine.viewcodec import rules_text, view_text, view_to_json
 from audiocrib.online import messages as m
+from audiocrib.online.fields import (
+    NAME,
+    ActionField,
+    Choice,
+    EventField,
+    Flag,
+    Many,
+    Maybe,
+    Number,
+    Record,
+    RulesField,
+    ViewField,
+)
 from tests.helpers import TABLES
 from tests.test_messages import EXAMPLES
 
@@ -170,3 +184,29 @@ def test_the_decoders_made_once_refuse_as_before() -> None:
         with pytest.raises(m.ProtocolError) as caught:
             m.decode_from_client(json.dumps({**move, "action": action}))
         assert str(caught.value).startswith(sentence)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Every(m.Message):
+    """A message with a field of every kind, as a new field added to a message would be."""
+
+    type: ClassVar[str] = "every"
+    name: str = dataclasses.field(metadata={"field": NAME})
+    number: int | None = dataclasses.field(metadata={"field": Maybe(Number(0, 10))})
+    flag: bool = dataclasses.field(metadata={"field": Flag()})
+    level: str = dataclasses.field(metadata={"field": Choice("easy", "hard")})
+    seats: tuple[m.Seat, ...] = dataclasses.field(metadata={"field": Many(Record(m.Seat), 6)})
+    rules: Rules = dataclasses.field(metadata={"field": RulesField()})
+    action: Action = dataclasses.field(metadata={"field": ActionField()})
+    events: tuple[Event, ...] = dataclasses.field(metadata={"field": Many(EventField(), 100)})
+    view: object = dataclasses.field(default=None, metadata={"field": Maybe(ViewField())})
+    more_ms: int | None = dataclasses.field(default=None, metadata={"field": Maybe(Number(0, 10**6))})
+
+
+def test_a_field_of_any_kind_added_to_a_message_is_written_as_before() -> None:
+    game = Game(Rules(players=3), seed=4)
+    seats = (m.Seat("Ann", None, True), m.Seat(None, "easy", False))
+    for message in (_Every("Ann", None, True, "easy", (), Rules(), Go(0), ()),
+                    _Every("Zo\u00eb", 3, False, "hard", seats, game.rules, Discard(1, game.view(1).hand[:1]),
+                           game.events, game.view(2), 25)):
+        assert m.encode(message) == m.encode_generic(message)
