@@ -166,7 +166,8 @@ V = TypeVar("V")
 class IdentityCache(Generic[K, V]):
     """What ``make`` gave for a value, kept by the value's identity (never its equality, so it costs no hashing of
     fields) for values that never change (frozen records). It holds the values it keeps, so that an identity is
-    never reused while kept; past ``most`` entries it starts again empty."""
+    never reused while kept; past ``most`` entries it starts again empty. ``make`` never gives None. Safe to share
+    between threads (at worst something is made twice)."""
 
     def __init__(self, make: Callable[[K], V], most: int = 4096) -> None:
         self._make, self._most = make, most
@@ -177,13 +178,17 @@ class IdentityCache(Generic[K, V]):
     def __call__(self, value: K) -> V:
         key = id(value)
         if self._values.get(key) is value:
-            return self._made[key]
+            made = self._made.get(key)
+            if made is not None:
+                return made
         made = self._make(value)
-        if len(self._values) >= self._most:
-            self._values.clear()
+        if len(self._made) >= self._most:
             self._made.clear()
-        self._values[key] = value
+            self._values.clear()
+        # What was made is kept before the value it was made for: whoever finds the value finds what was made
+        # for it (a value's identity is never another's while the value lives), or nothing if cleared meanwhile.
         self._made[key] = made
+        self._values[key] = value
         return made
 
 
