@@ -11,6 +11,9 @@ as one seat sees it.
 (2, 1)
 >>> event_from_json(event_to_json(e)) == e
 True
+>>> import json
+>>> json.loads(event_text(e)) == json.loads(event_row(e)) == event_to_json(e)
+True
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from audiocrib.engine.cards import Card
-from audiocrib.engine.codec import record_from_json, record_to_json
+from audiocrib.engine.codec import IdentityCache, record_from_json, record_text, record_to_json
 from audiocrib.engine.scoring import Score
 
 __all__ = [
@@ -46,6 +49,8 @@ __all__ = [
     "StarterCut",
     "ThreeForLast",
     "event_from_json",
+    "event_row",
+    "event_text",
     "event_to_json",
 ]
 
@@ -335,6 +340,17 @@ EVENT_TYPES: dict[str, type[Event]] = {
 def event_to_json(event: Event) -> dict[str, Any]:
     """A JSON-ready dict: ``{"kind": "played", "seat": 1, ...}``."""
     return record_to_json(event)
+
+
+event_text: IdentityCache[Event, str] = IdentityCache(record_text)
+"""``json.dumps(event_to_json(event))``, written directly and kept for the event met again (an event a server
+sends to several seats, or to a seat again)."""
+
+
+def event_row(event: Event) -> str:
+    """``json.dumps(event_to_json(event), separators=(",", ":"))``, written directly: the event as a log keeps
+    it (a save file, a server's row)."""
+    return record_text(event, compact=True)
 
 
 def event_from_json(data: dict[str, Any]) -> Event:

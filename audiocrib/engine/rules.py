@@ -15,7 +15,7 @@ audiocrib.engine.errors.RulesError: Seven-card cribbage is played by 2 players, 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -237,8 +237,8 @@ class Rules:
         return f"{self.variant.value} cribbage, {self.players} players{teams}, to {self.target}{match}"
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict of every field."""
-        data = asdict(self)
+        """A JSON-ready dict of every field (each a plain number, word, true, false or None: nothing to copy)."""
+        data = {name: getattr(self, name) for name in _FIELD_NAMES}
         data["variant"] = self.variant.value
         return data
 
@@ -252,3 +252,6 @@ class Rules:
         if unknown:
             raise RulesError(f"Unknown rule setting: {', '.join(sorted(unknown))}.")
         return cls(**data)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(Rules))

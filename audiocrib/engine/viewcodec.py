@@ -3,11 +3,14 @@
 `view_to_json` writes every field of a `PlayerView` (cards in notation, the rules as `Rules.to_json`, the events
 through the event codec); `view_from_json` reads it back and trusts nothing: every field's type, size and range is
 checked, unknown or missing fields are refused, and any refusal is one `ValueError` sentence that reads aloud.
-Nothing is added to what the view holds, so the JSON holds only what the seat may know.
+Nothing is added to what the view holds, so the JSON holds only what the seat may know. `view_text` is
+``json.dumps(view_to_json(view))`` written directly (a server writes a view after every move).
 
 >>> from audiocrib.engine.game import Game
 >>> view = Game(seed=3).view(1)
 >>> view_from_json(view_to_json(view)) == view
+True
+>>> view_text(view) == json.dumps(view_to_json(view))
 True
 >>> view_from_json({**view_to_json(view), "seed": 3})
 Traceback (most recent call last):
@@ -17,16 +20,19 @@ ValueError: A view has no field called seed.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from audiocrib.engine.cards import Card
-from audiocrib.engine.events import Event, event_from_json, event_to_json
+from audiocrib.engine.codec import IdentityCache, card_text, cards_text, json_text, numbers_text
+from audiocrib.engine.events import Event, event_from_json, event_text, event_to_json
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.phase import Phase
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import PlayerView
 
-__all__ = ["MAX_VIEW_EVENTS", "checked_event", "field_named", "view_from_json", "view_to_json"]
+__all__ = ["MAX_VIEW_EVENTS", "checked_event", "field_named", "rules_text", "view_from_json", "view_text",
+           "view_to_json"]
 
 MAX_VIEW_EVENTS = 50_000
 """The most events a view may carry (a long match has a few thousand)."""
@@ -76,6 +82,51 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
         "crib": None if view.crib is None else _cards(view.crib),
         "events": [event_to_json(event) for event in view.events],
     }
+
+
+rules_text: IdentityCache[Rules, str] = IdentityCache(lambda rules: json.dumps(rules.to_json()), most=1024)
+"""``json.dumps(rules.to_json())``, kept for the rules met again (a table's rules are in every view it sends)."""
+
+
+def view_text(view: PlayerView) -> str:
+    """``json.dumps(view_to_json(view))``, written directly (the same text, to the byte)."""
+    t, n, cards, numbers, maybe = json_text, _number, cards_text, numbers_text, _maybe_number
+    series = view.series
+    series_text = ("[" + ", ".join([f"[{n(seat)}, {card_text(card)}]" for seat, card in series]) + "]"
+                   if type(series) is tuple and all(type(p) is tuple and len(p) == 2 for p in series)
+                   else t(series))
+    played = view.played
+    played_text = "[" + ", ".join([cards(p) for p in played]) + "]" if type(played) is tuple else t(played)
+    laid_away = view.laid_away
+    laid_text = ("[" + ", ".join(["true" if flag else "false" for flag in laid_away]) + "]"
+                 if type(laid_away) is tuple and all(type(flag) is bool for flag in laid_away) else t(laid_away))
+    phase = _PHASES.get(view.phase) or t(view.phase.value)
+    said_go = "[]" if not view.said_go else numbers(tuple(sorted(view.said_go)))
+    counting = "null" if view.counting is None else t(view.counting)
+    return (
+        f'{{"seat": {n(view.seat)}, "names": {_names_text(view.names)}, "rules": {rules_text(view.rules)}, '
+        f'"phase": {phase}, "game_number": {n(view.game_number)}, '
+        f'"deal_number": {n(view.deal_number)}, "dealer": {n(view.dealer)}, "scores": {numbers(view.scores)}, '
+        f'"match_scores": {numbers(view.match_scores)}, "hand": {cards(view.hand)}, "kept": {cards(view.kept)}, '
+        f'"discards": {cards(view.discards)}, "laid_away": {laid_text}, "starter": {card_text(view.starter)}, '
+        f'"count": {n(view.count)}, "series": {series_text}, "played": {played_text}, '
+        f'"held": {numbers(view.held)}, "said_go": {said_go}, "turn": {maybe(view.turn)}, '
+        f'"playable": {cards(view.playable)}, "counting": {counting}, "claiming": {maybe(view.claiming)}, '
+        f'"crib": {cards(view.crib)}, "events": [{", ".join([event_text(event) for event in view.events])}]}}'
+    )
+
+
+_names_text: IdentityCache[tuple[str, ...], str] = IdentityCache(json_text, most=4096)
+"""A table's names as JSON, kept: a game's views share its one tuple of names."""
+_PHASES = {phase: json.dumps(phase.value) for phase in Phase}
+
+
+def _number(value: Any) -> str:
+    return int.__repr__(value) if type(value) is int else json_text(value)
+
+
+def _maybe_number(value: Any) -> str:
+    return "null" if value is None else int.__repr__(value) if type(value) is int else json_text(value)
 
 
 def _spoken(name: str) -> str:

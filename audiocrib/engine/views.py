@@ -86,11 +86,16 @@ class PlayerView:
         return self.rules.shape.discards_of(self.seat == self.dealer)
 
 
+_SHOWING = (HandShown, CountRequested)
+"""Events that show the crib when their ``crib`` is true (a tuple made once: ``A | B`` makes a new union object
+each time it is written)."""
+
+
 def make_view(game: GameState, seat: int, events: tuple[Event, ...]) -> PlayerView:
     """Build ``seat``'s view of ``game`` (a `Game`); ``events`` is the log already redacted for that seat."""
     crib: tuple[Card, ...] | None = None
     for event in reversed(events):
-        if isinstance(event, HandShown | CountRequested) and event.crib:
+        if isinstance(event, _SHOWING) and event.crib:
             crib = event.cards
             break
         if isinstance(event, Dealt):

@@ -13,16 +13,18 @@ marks but the full stop, apostrophe, hyphen and underscore.
 from __future__ import annotations
 
 import dataclasses
+import json
 import string
 from collections.abc import Callable
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from audiocrib.engine.actions import Action, action_from_json, action_to_json
 from audiocrib.engine.errors import AudiocribError
-from audiocrib.engine.events import Event, event_to_json
+from audiocrib.engine.events import Event, event_text, event_to_json
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
-from audiocrib.engine.viewcodec import checked_event, field_named, view_from_json, view_to_json
+from audiocrib.engine.viewcodec import checked_event, field_named, rules_text, view_from_json, view_text, view_to_json
 from audiocrib.engine.views import PlayerView
 
 __all__ = [
@@ -42,12 +44,16 @@ class ProtocolError(ValueError):
 
 class Field:
     """One kind of field: ``write`` makes it JSON, ``read`` checks JSON and returns the value (``where`` names the
-    field in the sentence of a refusal, such as "the name in the hello message")."""
+    field in the sentence of a refusal, such as "the name in the hello message"). ``text`` is
+    ``json.dumps(write(value))``, which the hot kinds write directly."""
 
     what = "a value"
 
     def write(self, value: Any) -> Any:
         return value
+
+    def text(self, value: Any) -> str:
+        return json.dumps(self.write(value))
 
     def read(self, value: Any, where: str) -> Any:
         raise NotImplementedError  # pragma: no cover
@@ -62,6 +68,9 @@ class Text(Field):
     def __init__(self, low: int, high: int, allowed: Callable[[str], bool], kind: str, trim: bool = True) -> None:
         self.low, self.high, self.allowed, self.trim = low, high, allowed, trim
         self.what = f"from {number_words(low)} to {number_words(high)} {kind}"
+
+    def text(self, value: Any) -> str:
+        return encode_basestring_ascii(value) if type(value) is str else json.dumps(value)
 
     def read(self, value: Any, where: str) -> str:
         if not isinstance(value, str):
@@ -98,6 +107,9 @@ class Number(Field):
         self.low, self.high = low, high
         self.what = f"a whole number from {number_words(low)} to {number_words(high)}"
 
+    def text(self, value: Any) -> str:
+        return int.__repr__(value) if type(value) is int else json.dumps(value)
+
     def read(self, value: Any, where: str) -> int:
         if type(value) is not int or not self.low <= value <= self.high:
             raise self.refuse(where)
@@ -106,6 +118,9 @@ class Number(Field):
 
 class Flag(Field):
     what = "true or false"
+
+    def text(self, value: Any) -> str:
+        return "true" if value is True else "false" if value is False else json.dumps(value)
 
     def read(self, value: Any, where: str) -> bool:
         if not isinstance(value, bool):
@@ -119,6 +134,9 @@ class Choice(Field):
     def __init__(self, *words: str) -> None:
         self.words = words
         self.what = f"one of {', '.join(words[:-1])} or {words[-1]}"
+
+    def text(self, value: Any) -> str:
+        return encode_basestring_ascii(value) if type(value) is str else json.dumps(value)
 
     def read(self, value: Any, where: str) -> str:
         if value not in self.words:
@@ -136,6 +154,9 @@ class Maybe(Field):
     def write(self, value: Any) -> Any:
         return None if value is None else self.inner.write(value)
 
+    def text(self, value: Any) -> str:
+        return "null" if value is None else self.inner.text(value)
+
     def read(self, value: Any, where: str) -> Any:
         return None if value is None else self.inner.read(value, where)
 
@@ -149,6 +170,10 @@ class Many(Field):
 
     def write(self, value: Any) -> Any:
         return [self.inner.write(v) for v in value]
+
+    def text(self, value: Any) -> str:
+        text = self.inner.text
+        return "[" + ", ".join([text(v) for v in value]) + "]"
 
     def read(self, value: Any, where: str) -> tuple[Any, ...]:
         if not isinstance(value, list) or len(value) > self.most:
@@ -171,6 +196,9 @@ class RulesField(Field):
     def write(self, value: Rules) -> Any:
         return value.to_json()
 
+    def text(self, value: Rules) -> str:
+        return rules_text(value)
+
     def read(self, value: Any, where: str) -> Rules:
         try:
             return Rules.from_json(value)
@@ -178,6 +206,17 @@ class RulesField(Field):
             raise _engine_sentence(error, self.refuse(where)) from None
         except (ValueError, TypeError):
             raise self.refuse(where) from None
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    """The names of the fields of the dataclass ``cls``, worked out once."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 class ActionField(Field):
@@ -193,8 +232,8 @@ class ActionField(Field):
             raise _engine_sentence(error, self.refuse(where)) from None
         except ValueError:
             raise self.refuse(where) from None
-        if not 0 <= action.seat < 6 or not all(abs(getattr(action, f.name)) <= 1000 for f in dataclasses.fields(action)
-                                                if type(getattr(action, f.name)) is int):
+        if not 0 <= action.seat < 6 or not all(abs(getattr(action, name)) <= 1000 for name in _names(type(action))
+                                                if type(getattr(action, name)) is int):
             raise self.refuse(where)
         return action
 
@@ -204,6 +243,9 @@ class ViewField(Field):
 
     def write(self, value: PlayerView) -> Any:
         return view_to_json(value)
+
+    def text(self, value: PlayerView) -> str:
+        return view_text(value)
 
     def read(self, value: Any, where: str) -> PlayerView:
         try:
@@ -217,6 +259,9 @@ class EventField(Field):
 
     def write(self, value: Event) -> Any:
         return event_to_json(value)
+
+    def text(self, value: Event) -> str:
+        return event_text(value)
 
     def read(self, value: Any, where: str) -> Event:
         try:
@@ -235,6 +280,9 @@ class Record(Field):
     def write(self, value: Any) -> Any:
         return write_fields(value)
 
+    def text(self, value: Any) -> str:
+        return fields_text(value)
+
     def read(self, value: Any, where: str) -> Any:
         return read_fields(self.cls, value, where, set())
 
@@ -244,21 +292,55 @@ def write_fields(record: Any) -> dict[str, Any]:
     return {f.name: f.metadata["field"].write(getattr(record, f.name)) for f in dataclasses.fields(record)}
 
 
+_TEXT_SHAPES: dict[type, tuple[tuple[str, str, Field], ...]] = {}
+
+
+def fields_text(record: Any, first: str = "{") -> str:
+    """``json.dumps(write_fields(record))``, written field by field by each `Field`'s ``text``; ``first`` is the
+    text it starts with (a message puts its type there)."""
+    shape = _TEXT_SHAPES.get(type(record))
+    if shape is None:
+        shape = _TEXT_SHAPES[type(record)] = tuple(
+            (encode_basestring_ascii(f.name) + ": ", f.name, f.metadata["field"]) for f in dataclasses.fields(record)
+        )
+    if first == "{":
+        return "{" + ", ".join([key + field.text(getattr(record, name)) for key, name, field in shape]) + "}"
+    return first + "".join([", " + key + field.text(getattr(record, name)) for key, name, field in shape]) + "}"
+
+
+_ReadPlan = tuple[frozenset[str], tuple[tuple[str, str, Field, str], ...]]
+_READ_PLANS: dict[tuple[type, str], _ReadPlan] = {}
+
+
+def _read_plan(cls: type, where: str) -> _ReadPlan:
+    """The names of the fields of ``cls``, and each field's name, name as said, `Field` and place in a refusal
+    ("the name in the hello message"): worked out once for each class and place (the places are this module's
+    own words and entry numbers, so there are few)."""
+    fields = dataclasses.fields(cls)
+    plan = (frozenset(f.name for f in fields),
+            tuple((f.name, f.name.replace("_", " "), f.metadata["field"], f"the {f.name.replace('_', ' ')} in {where}")
+                  for f in fields))
+    if len(_READ_PLANS) < 10_000:
+        _READ_PLANS[(cls, where)] = plan
+    return plan
+
+
 def read_fields(cls: type, data: Any, where: str, skip: set[str]) -> Any:
     """An instance of ``cls`` from ``data``, every field checked; keys in ``skip`` (such as "type") are ignored."""
     if not isinstance(data, dict):
         raise ProtocolError(f"{where[0].upper()}{where[1:]} must be an object with its named fields.")
-    fields = dataclasses.fields(cls)
-    names = {f.name for f in fields}
+    plan = _READ_PLANS.get((cls, where))
+    if plan is None:
+        plan = _read_plan(cls, where)
+    names, fields = plan
     for key in data:
         if key not in names and key not in skip:
             raise ProtocolError(f"{where[0].upper()}{where[1:]} has no field called {field_named(key)}.")
     values = {}
-    for f in fields:
-        spoken = f.name.replace("_", " ")
-        if f.name not in data:
+    for name, spoken, field, field_where in fields:
+        if name not in data:
             raise ProtocolError(f"{where[0].upper()}{where[1:]} needs its {spoken}.")
-        values[f.name] = f.metadata["field"].read(data[f.name], f"the {spoken} in {where}")
+        values[name] = field.read(data[name], field_where)
     try:
         return cls(**values)
     except ProtocolError:

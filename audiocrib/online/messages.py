@@ -45,6 +45,7 @@ from audiocrib.online.fields import (
     Record,
     RulesField,
     ViewField,
+    fields_text,
     read_fields,
     write_fields,
 )
@@ -359,8 +360,23 @@ SERVER_MESSAGES: dict[str, type[Message]] = {
 
 
 def encode(message: Message) -> str:
-    """The message as JSON text (ASCII only, so no control or direction character travels raw)."""
-    text = json.dumps({"type": message.type, **write_fields(message)})
+    """The message as JSON text (ASCII only, so no control or direction character travels raw): the text of
+    `encode_generic`, written field by field (`fields_text`) without the dicts and lists between."""
+    start = _STARTS.get(message.type)
+    if start is None:
+        start = _STARTS[message.type] = '{"type": ' + json.dumps(message.type)
+    return _limited(message, fields_text(message, start))
+
+
+def encode_generic(message: Message) -> str:
+    """The message as ``json.dumps`` writes it from each field's JSON value: what `encode` must equal."""
+    return _limited(message, json.dumps({"type": message.type, **write_fields(message)}))
+
+
+_STARTS: dict[str, str] = {}
+
+
+def _limited(message: Message, text: str) -> str:
     limit = MAX_SERVER_MESSAGE_BYTES if message.type in SERVER_MESSAGES else MAX_MESSAGE_BYTES
     if len(text) > limit:
         raise ProtocolError("The message is too long to send.")
@@ -378,6 +394,10 @@ def _no_constant(name: str) -> Any:
     raise ProtocolError("A message may hold only finite numbers.")
 
 
+_JSON = json.JSONDecoder(object_pairs_hook=_no_repeats, parse_constant=_no_constant)
+"""What ``json.loads(text, object_pairs_hook=..., parse_constant=...)`` makes afresh for each call, made once."""
+
+
 def _parsed(text: str | bytes, limit: int) -> Any:
     if isinstance(text, bytes):
         if len(text) > limit:
@@ -391,7 +411,9 @@ def _parsed(text: str | bytes, limit: int) -> Any:
     if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
         raise ProtocolError(f"A message may be at most {number_words(limit // 1024)} kilobytes long.")
     try:
-        return json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_no_constant)
+        if text.startswith("\ufeff"):  # as json.loads refuses it
+            raise ValueError("a byte order mark")
+        return _JSON.decode(text)
     except ProtocolError:
         raise
     except (ValueError, RecursionError):  # not JSON, a number of thousands of digits, or nested too deep
