@@ -17,8 +17,9 @@ import asyncio
 import gc
 import hmac
 import logging
+import os
+import sys
 from collections.abc import Callable, Iterable
-from contextlib import suppress
 from dataclasses import dataclass
 
 from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
@@ -27,6 +28,7 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.server.limits import Limits, TokenBucket
+from audiocrib.server.outbox import Mailbox, Outbox
 from audiocrib.server.records import Player, Seat, Status, StoreError, Table
 from audiocrib.server.room import Outgoing, Room
 from audiocrib.server.store import Store
@@ -68,6 +70,7 @@ class _Connection:
     messages: TokenBucket
     refusals: TokenBucket
     chats: TokenBucket
+    box: Mailbox
     player: Player | None = None
     token: str | None = None
     table: int | None = None
@@ -88,6 +91,7 @@ class Server:
         self._connections: set[_Connection] = set()
         self._by_player: dict[int, _Connection] = {}
         self._closing: set[asyncio.Task[bool]] = set()
+        self.outbox = Outbox(store, _store_failed)
         self.tables = Tables(store, self.limits, self._send_out, lambda player: player in self._by_player)
 
     # ----------------------------------------------------------------- connections
@@ -118,7 +122,7 @@ class Server:
         lim = self.limits
         connection = _Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
                                  TokenBucket(lim.refusals_rate, lim.refusals_burst),
-                                 TokenBucket(lim.chat_rate, lim.chat_burst))
+                                 TokenBucket(lim.chat_rate, lim.chat_burst), Mailbox(socket))
         address.open += 1
         self._connections.add(connection)
         try:
@@ -149,6 +153,7 @@ class Server:
             try:
                 await self._one(connection, message)
             except _Disconnect as reason:
+                await self.outbox.settle(connection.box)  # its refusals first
                 await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=str(reason).encode("ascii"))
                 return
             except Exception:  # a fault of the server's: this connection ends, the others go on
@@ -199,14 +204,14 @@ class Server:
         await self._send(None, answers)
 
     async def _send(self, connection: _Connection | None, answers: Answers | Outgoing) -> None:
-        """Send each answer to its player's live connection (``connection`` for None); a player not connected
-        misses it (they catch up when back), and a connection that breaks on the way is left to its own close."""
+        """Send each answer to its player's live connection (``connection`` for None), through the outbox (so
+        once what it follows is on disk, and in order); a player not connected misses it (they catch up when
+        back), and a connection that breaks on the way is left to its own close."""
         for player_id, message in answers:
             target = connection if player_id is None else self._by_player.get(player_id)
             if target is None or target.socket.closed:
                 continue
-            with suppress(ConnectionError):
-                await target.socket.send_str(m.encode(message))
+            self.outbox.put(target.box, m.encode(message))
 
     def _answer(self, connection: _Connection, message: m.Message) -> Answers:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
@@ -354,10 +359,23 @@ class Server:
         return state
 
     async def close_all(self) -> None:
-        """Stop the computer players and close every connection, saying the server is stopping (on shutdown)."""
+        """Stop the computer players, send what is held, and close every connection, saying the server is
+        stopping (on shutdown)."""
         self.tables.close()
+        self.outbox.flush()
+        await asyncio.gather(*(c.box.writer for c in list(self._connections) if c.box.writer is not None),
+                             return_exceptions=True)
+        self.outbox.stop()
         await asyncio.gather(*(c.socket.close(code=WSCloseCode.GOING_AWAY, message=b"The server is stopping.")
                                for c in list(self._connections)))
+
+
+def _store_failed(error: OSError) -> None:
+    """The disk refused to keep what was written: what is held may be lost, so it must never be sent; the server
+    stops at once, as if killed (what it told anyone is on disk), and can be started again once the disk is well."""
+    print(f"audiocrib serve: the disk refused to keep the games ({error.strerror or error}); the server stops so"
+          " that no one is told of a move that is not kept.", file=sys.stderr, flush=True)
+    os._exit(1)
 
 
 def _seat_of(table: Table, player: Player) -> int | None:

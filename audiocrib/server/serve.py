@@ -102,7 +102,7 @@ def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = 
         raise ServeError(f"The data folder cannot be used: {_reason(error)}.") from None
     try:
         try:
-            store = Store(settings.folder / STORE_FILE)
+            store = Store(settings.folder / STORE_FILE, later=True)
         except (StoreError, sqlite3.DatabaseError) as error:
             sentence = str(error) if isinstance(error, StoreError) else "It is not an audiocrib server's data."
             raise ServeError(f"The server's file in the data folder cannot be used. {sentence}") from None

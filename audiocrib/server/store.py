@@ -1,15 +1,20 @@
 """The server's store: players, tables and every game's log in one SQLite file, written so that nothing answered
 is ever lost.
 
-The file is in WAL mode with ``synchronous=FULL``: a write returns only once it is on disk, so whatever the server
-has told anyone survives a kill or a power cut. Each game is kept as its header (rules, names, settings) and its
+The file is in WAL mode. By default (``synchronous=FULL``) a write returns only once it is on disk. The server's
+store is opened with ``later=True`` (``synchronous=NORMAL``): a write returns once it is in the write-ahead log,
+which a killed process cannot lose, and `sync` (called by the server's `audiocrib.server.outbox` on a thread of its
+own, before anyone is told of the write) puts every write so far on disk with one ``fsync``; its checkpoints are
+made on that thread too, with a connection of their own (`checkpointer`). Either way, whatever the server has told
+anyone survives a kill or a power cut. Each game is kept as its header (rules, names, settings) and its
 events, one row each, in order; a game is rebuilt by the engine's own loading, which plays the moves again from
 the seed and refuses a log that does not follow (`audiocrib.engine.errors.SaveError`).
 
 Secrets: a player's token is kept only as its SHA-256; a game's seed is kept in its table's row and leaves the
 store only inside the `Game` that `start` and `game` rebuild.
 
-One `Store` holds one connection, for one thread (the server's event loop).
+One `Store` holds one connection, for one thread (the server's event loop); only `sync` and `checkpointer` may
+be called from another.
 
 >>> from audiocrib.engine.rules import Rules
 >>> store = Store(":memory:")
@@ -28,6 +33,7 @@ import json
 import os
 import secrets
 import sqlite3
+import threading
 import time
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
@@ -122,14 +128,23 @@ class Store:
     """The server's SQLite file at ``path`` (created with its folder if new; ":memory:" for a store that
     vanishes). Refuses a file of another schema version with a `StoreError`."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        if str(path) != ":memory:":
+    def __init__(self, path: str | os.PathLike[str], later: bool = False) -> None:
+        self._path = str(path)
+        if self._path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self._db = sqlite3.connect(path, isolation_level=None)  # transactions are begun and committed by hand
         self._playing: dict[int, int] = {}  # playing table -> its log's length, as this store last wrote it
+        self.commits = 0
+        """Write transactions committed through this store (each in the log when counted)."""
+        self._later = later and self._path != ":memory:"
+        self._log_handle: int | None = None
+        self._handle_lock = threading.Lock()
         try:
             self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute(f"PRAGMA synchronous = {'NORMAL' if self._later else 'FULL'}")
+            if self._later:  # the outbox's thread checkpoints; here one would stop every table for it
+                self._db.execute("PRAGMA wal_autocheckpoint = 0")
+                self._db.execute(f"PRAGMA journal_size_limit = {64 * 2**20}")
             self._db.execute("PRAGMA foreign_keys = ON")
             self._db.execute("PRAGMA busy_timeout = 5000")
             self._open_schema()
@@ -155,8 +170,28 @@ class Store:
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def close(self) -> None:
-        """Close the file (everything written is on disk already)."""
+        """Close the file (everything written is on disk already, or put there now)."""
+        with self._handle_lock:
+            if self._log_handle is not None:
+                os.close(self._log_handle)
+                self._log_handle = None
         self._db.close()
+
+    def sync(self) -> None:
+        """Put every write committed so far on disk (one ``fsync`` of the write-ahead log); nothing to do for a
+        store that writes each to disk at once. Safe from any thread; an `OSError` if the disk refuses."""
+        if not self._later:
+            return
+        with self._handle_lock:
+            if self._log_handle is None:  # the log exists from the first write on (the schema's, at the latest)
+                self._log_handle = os.open(self._path + "-wal", os.O_RDWR | getattr(os, "O_BINARY", 0))
+            os.fsync(self._log_handle)
+
+    def checkpointer(self) -> sqlite3.Connection:
+        """A connection of its own to this store's file, for the thread that checkpoints it."""
+        connection = sqlite3.connect(self._path, isolation_level=None)
+        connection.execute("PRAGMA busy_timeout = 5000")
+        return connection
 
     def __enter__(self) -> Store:
         return self
@@ -171,6 +206,7 @@ class Store:
         try:
             yield
             self._db.execute("COMMIT")
+            self.commits += 1
         except BaseException:
             if self._db.in_transaction:  # a refusal, or a commit that failed (a full disk): nothing is kept
                 self._db.execute("ROLLBACK")

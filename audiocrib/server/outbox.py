@@ -1,0 +1,176 @@
+"""What the server says, held until what it tells of is on disk: the event loop commits each write to the store
+at once (to the write-ahead log, in the operating system's hands, which a killed server cannot lose), and a thread
+of the outbox's own makes those commits durable (one ``fsync`` of the log for every commit made since the last)
+and copies the log into the database file now and then (a checkpoint), so that the event loop, which plays every
+table, never waits for the disk.
+
+Every message to a connection goes through the outbox, in the order the server made it: a message made after a
+commit waits for the ``fsync`` that covers that commit, and every message after it waits behind it, so no one
+hears of a move that a power cut could take back, and no connection hears two things out of order. Each connection
+has a `Mailbox`, written by a task of its own, so a client that does not read holds up only itself.
+
+    >>> Outbox.__doc__ is not None
+    True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import threading
+from collections import deque
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from audiocrib.server.store import Store
+
+__all__ = ["CHECKPOINT_EVERY", "Mailbox", "Outbox"]
+
+CHECKPOINT_EVERY = 500
+"""Commits between two checkpoints (about 2 MB of log at a move's three or four pages): often enough that each is
+short, rare enough to cost little."""
+_log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False, slots=True)
+class Mailbox:
+    """One connection's messages, sent in order by a task of its own (started when there is something to send)."""
+
+    socket: web.WebSocketResponse
+    waiting: deque[str] = field(default_factory=deque)
+    writer: asyncio.Task[None] | None = None
+
+
+class Outbox:
+    """The messages held until the store's commits they follow are on disk, and the thread that puts them there.
+
+    ``failed`` is called on the event loop if the disk refuses an ``fsync``: what was committed may then be lost,
+    so nothing held may be sent; the server stops (`audiocrib.server.serve`)."""
+
+    def __init__(self, store: Store, failed: Callable[[OSError], None]) -> None:
+        self.store = store
+        self._failed = failed
+        self._held: deque[tuple[int, Mailbox, str]] = deque()  # (commits it follows, to whom, what)
+        self._durable = 0  # commits known to be on disk (the schema's too, for a new file, only once synced)
+        self._wanted = threading.Event()
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._writers: set[asyncio.Task[None]] = set()
+        self.syncs = 0
+        """How many times the thread made the log durable (for tests and benchmarks)."""
+
+    # ----------------------------------------------------------------- on the event loop
+    def put(self, box: Mailbox, text: str) -> None:
+        """Send ``text`` to ``box``'s connection once every commit made so far is on disk (at once if it is)."""
+        if self._durable >= self.store.commits and not self._held:
+            self._post(box, text)
+            return
+        self._held.append((self.store.commits, box, text))
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._thread is None:
+            self._loop = asyncio.get_running_loop()
+            self._thread = threading.Thread(target=self._keep, name="audiocrib store keeper", daemon=True)
+            self._thread.start()
+        self._wanted.set()
+
+    def _release(self, durable: int) -> None:
+        """Send what waited for commits up to ``durable``, which are now on disk."""
+        self._durable = max(self._durable, durable)
+        held = self._held
+        while held and held[0][0] <= self._durable:
+            _, box, text = held.popleft()
+            self._post(box, text)
+        if held:  # made after the fsync began: the next covers them
+            self._wanted.set()
+
+    def _post(self, box: Mailbox, text: str) -> None:
+        if box.socket.closed:
+            return
+        box.waiting.append(text)
+        if box.writer is None:
+            box.writer = asyncio.get_running_loop().create_task(self._write(box))
+            self._writers.add(box.writer)
+            box.writer.add_done_callback(self._writers.discard)
+
+    @staticmethod
+    async def _write(box: Mailbox) -> None:
+        try:
+            while box.waiting and not box.socket.closed:
+                await box.socket.send_str(box.waiting.popleft())
+        except ConnectionError:  # a connection that breaks on the way is left to its own close
+            box.waiting.clear()
+        finally:
+            box.writer = None
+
+    async def settle(self, box: Mailbox, most: float = 5.0) -> None:
+        """Wait (at most ``most`` seconds: a client that does not read is not waited for) until everything made
+        for ``box`` has been written, before its connection is closed on purpose."""
+        async def written() -> None:
+            while any(held is box for _, held, _ in self._held):
+                await asyncio.sleep(0.001)  # the keeper's fsync releases it
+            if box.writer is not None:
+                await asyncio.shield(box.writer)
+        with suppress(TimeoutError):
+            await asyncio.wait_for(written(), most)
+
+    def flush(self) -> None:
+        """Make every commit durable now, on this thread, and send everything held (when the server stops)."""
+        if self._durable < self.store.commits:
+            self.store.sync()
+        self._release(self.store.commits)
+
+    def stop(self) -> None:
+        """End the thread (after `flush`); the store may then be closed."""
+        self._stopping = True
+        self._wanted.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+    # ----------------------------------------------------------------- on the keeper's thread
+    def _keep(self) -> None:
+        """Wait for commits to make durable; make each batch durable with one fsync; checkpoint now and then."""
+        assert self._loop is not None
+        checkpointed = synced = 0
+        checkpointer: sqlite3.Connection | None = None
+        try:
+            while True:
+                self._wanted.wait()
+                self._wanted.clear()
+                if self._stopping:
+                    return
+                commits = self.store.commits  # every commit counted has returned from its write
+                if commits > synced:  # else an fsync that has just ended covered them
+                    try:
+                        self.store.sync()
+                    except OSError as error:
+                        with suppress(RuntimeError):  # the loop has closed: the server is stopping anyway
+                            self._loop.call_soon_threadsafe(self._failed, error)
+                        return
+                    synced = commits
+                    self.syncs += 1
+                with suppress(RuntimeError):
+                    self._loop.call_soon_threadsafe(self._release, commits)
+                if commits - checkpointed >= CHECKPOINT_EVERY:
+                    checkpointer = checkpointer or self.store.checkpointer()
+                    self._checkpoint(checkpointer)
+                    checkpointed = commits
+        finally:
+            if checkpointer is not None:
+                checkpointer.close()
+
+    @staticmethod
+    def _checkpoint(connection: sqlite3.Connection) -> None:
+        """Copy what the log holds into the database file without stopping the writer (a PASSIVE checkpoint);
+        a failure here loses nothing (the log still holds it all), so it is only logged."""
+        try:
+            connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:
+            _log.exception("A checkpoint of the store failed; the next will try again.")
+
