@@ -40,7 +40,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from audiocrib.engine.events import Event, MatchWon, event_to_json
+from audiocrib.engine.events import Event, MatchWon, event_row
 from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.saving import save_value
@@ -425,8 +425,7 @@ class Store:
     def _insert(self, table: int, first_index: int, events: Iterable[Event]) -> None:
         """Write the events; a `MatchWon` among them ends the table."""
         events = list(events)
-        rows = [(table, first_index + i, json.dumps(event_to_json(e), separators=(",", ":")))
-                for i, e in enumerate(events)]
+        rows = [(table, first_index + i, event_row(e)) for i, e in enumerate(events)]
         self._db.executemany("INSERT INTO events (table_id, idx, event) VALUES (?, ?, ?)", rows)
         if any(isinstance(e, MatchWon) for e in events):
             self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
