@@ -78,7 +78,8 @@ class Outbox:
             self._loop = asyncio.get_running_loop()
             self._thread = threading.Thread(target=self._keep, name="audiocrib store keeper", daemon=True)
             self._thread.start()
-        self._wanted.set()
+        if not self._wanted.is_set():  # set once a batch: setting takes a lock and wakes the thread
+            self._wanted.set()
 
     def _release(self, durable: int) -> None:
         """Send what waited for commits up to ``durable``, which are now on disk."""
