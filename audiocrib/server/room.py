@@ -19,6 +19,7 @@ the table's move time limit). `look_back` is a seat's view at an earlier point o
 
 >>> from audiocrib.engine.actions import Discard
 >>> from audiocrib.engine.rules import Rules
+from audiocrib.engine.views import PlayerView
 >>> from audiocrib.server.store import Store
 >>> store = Store(":memory:")
 >>> ann, _ = store.add_player("Ann")
@@ -33,16 +34,15 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
-import time
 from collections.abc import Iterable, Sequence
 
 from audiocrib.engine.actions import Action, CountTimeout
 from audiocrib.engine.errors import IllegalActionError
-from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.views import PlayerView
 from audiocrib.online.fields import COMPUTER_LEVELS
 from audiocrib.online.messages import (
-    MAX_COUNT_MS,
     PERSON,
     Message,
     Notice,
@@ -52,30 +52,18 @@ from audiocrib.online.messages import (
     ViewOf,
 )
 from audiocrib.online.messages import Seat as SeatState
+from audiocrib.server.clocks import LATE_LEVEL, YOU_WERE_LATE, Clocks, late_count, late_sentence
 from audiocrib.server.computers import Computers
 from audiocrib.server.records import Seat, Status, StoreError, Table, name_key
 from audiocrib.server.sending import chunks, past_view
 from audiocrib.server.store import Store
 
-__all__ = ["ALL_SEATED", "LATE_LEVEL", "TEN_SECONDS", "YOU_WERE_LATE", "Outgoing", "Room", "late_sentence"]
+__all__ = ["ALL_SEATED", "Outgoing", "Room"]
 
 Outgoing = list[tuple[int, Message]]
 """What to send: ``(player id, message)`` pairs, in order."""
-LATE_LEVEL = "medium"
-"""The computer player that moves for a person who took longer than the table's move time limit."""
-TEN_SECONDS = "Ten seconds left to move."
-"""Said to a person ten seconds before their move time limit runs out."""
-
-
-YOU_WERE_LATE = "You took too long; a computer player made your move."
-"""Said to the person a computer player moved for."""
 ALL_SEATED = Notice("Every seat is taken; you can start the game.")
 """Said to the host when the last open seat is taken."""
-
-
-def late_sentence(name: str) -> str:
-    """What the table hears when a computer player made ``name``'s move for them."""
-    return f"{name} took too long; a computer player made the move."
 
 
 class Room:
@@ -87,7 +75,8 @@ class Room:
         self.game = game
         self._connected: set[int] = set()
         self._computers = Computers()
-        self._count_deadline: tuple[int, float] | None = None  # (log's length, monotonic time) of the count due
+        self.clocks = Clocks(store, table.id)
+        """The counting clock and the move time limit's deadlines (the network side runs them)."""
 
     @classmethod
     def create(cls, store: Store, host: int, rules: Rules, seats: Sequence[str], public: bool = True,
@@ -174,7 +163,7 @@ class Room:
         seats = []
         for seat in self._table.seats:
             if seat.computer is not None:
-                seats.append(SeatState(seat.name or None, seat.computer, True))
+                seats.append(SeatState(seat.name or None, seat.computer, True, person=False))
             else:
                 seats.append(SeatState(seat.name or None, seat.stand_in, seat.player in self._connected))
         return TableState(self._table.id, None if self._table.public else self._table.code,
@@ -386,6 +375,7 @@ class Room:
         except (StoreError, sqlite3.Error):
             self.game = self._store.game(self._table.id)  # back to what is written: nobody heard of this move
             return "The server could not keep that move; please make it again."
+        self.clocks.moved(action.seat)  # their move time starts afresh when the game next waits on them
         if game.over:
             self._table = self._refreshed()
         return self._news(first)
@@ -399,7 +389,7 @@ class Room:
             seat = self._seat(person)
             view = game.view(seat)  # made once for both messages
             out.extend((person, news) for news in chunks(view.events, first))
-            out.append((person, ViewOf(dataclasses.replace(view, events=()), self.count_ms(seat), False)))
+            out.append((person, self._view(seat, dataclasses.replace(view, events=()), False)))
         return out
 
     def catch_up(self, player_id: int, since: int = 0) -> Outgoing | str:
@@ -413,7 +403,7 @@ class Room:
             since = min(max(since, 0), len(self.game.events))
             view = self.game.view(seat)
             out.extend((player_id, news) for news in chunks(view.events, since))
-            out.append((player_id, ViewOf(view, self.count_ms(seat))))
+            out.append((player_id, self._view(seat, view)))
         return out
 
     # ------------------------------------------------------------ computer players
@@ -459,7 +449,6 @@ class Room:
         result = self._apply(CountTimeout(game.counting[0]))
         return result if isinstance(result, list) else []
 
-
     # ------------------------------------------------------------ the move time limit
     def people_due(self) -> frozenset[int]:
         """The seats of people (not kept by a computer player) the game waits on."""
@@ -468,6 +457,11 @@ class Room:
         assert self.game is not None
         return frozenset(seat for seat in self.game.waiting_for()
                          if self._table.seats[seat].player is not None and self.computer_at(seat) is None)
+
+    def keep_deadlines(self) -> float | None:
+        """Keep the move deadlines of the people the game waits on (`Clocks.keep_moves`); when the next warning
+        or deadline falls, or None."""
+        return self.clocks.keep_moves(self.game, self.people_due(), self.move_limit)
 
     def person_at(self, seat: int) -> int | None:
         """The player id of the person at ``seat``, or None."""
@@ -480,10 +474,7 @@ class Room:
         game = self.game
         if game is None or seat not in self.people_due():
             return []
-        if game.phase is Phase.COUNT and game.rules.count_timer is not None and game.counting is not None:
-            action: Action = CountTimeout(game.counting[0])
-        else:
-            action = self._choice(seat, LATE_LEVEL)[1]
+        action = late_count(game) or self._choice(seat, LATE_LEVEL)[1]
         name = self._table.seats[seat].name
         result = self._apply(action)
         if isinstance(result, str):  # pragma: no cover - the computer's move is legal; a store failure is said
@@ -495,40 +486,27 @@ class Room:
     # ------------------------------------------------------------ the counting clock
     def count_due(self) -> int | None:
         """The log's length if the game waits on a person's manual count and the rules time it, else None."""
-        game = self.game
-        if game is None or game.over or game.counting is None or game.rules.count_timer is None:
-            return None
-        seat = game.counting[0]
-        if self.computer_at(seat) is not None or seat not in game.waiting_for():
-            return None
-        return len(game.events)
+        return self.clocks.count_due(self.game, self.people_due())
 
     def count_deadline(self) -> float | None:
-        """When (on `time.monotonic`) the count now due runs out, or None: the clock starts, at the rules' full
-        time, the first time it is asked for at this point of the log (by the network side's clock task, or for
-        the view sent after the move that asked for the count)."""
-        stamp = self.count_due()
-        if stamp is None:
-            self._count_deadline = None
-            return None
-        if self._count_deadline is None or self._count_deadline[0] != stamp:
-            assert self.game is not None and self.game.rules.count_timer is not None
-            self._count_deadline = stamp, time.monotonic() + self.game.rules.count_timer
-        return self._count_deadline[1]
+        """When (on `time.monotonic`) the count now due runs out, or None (`Clocks.count_deadline`)."""
+        return self.clocks.count_deadline(self.count_due(), self.game.rules.count_timer if self.game else None)
 
     def count_ms(self, seat: int) -> int | None:
         """The milliseconds left on the counting clock when the game waits on ``seat``'s timed count, else None."""
-        deadline = self.count_deadline()
-        if deadline is None or self.game is None or self.game.counting is None or self.game.counting[0] != seat:
-            return None
-        return min(MAX_COUNT_MS, max(0, round((deadline - time.monotonic()) * 1000)))
+        return self.clocks.count_ms(self.count_deadline(), self.game, seat)
+
+    def _view(self, seat: int, view: PlayerView, whole: bool = True) -> ViewOf:
+        """The seat's view with what its clocks say."""
+        self.keep_deadlines()
+        return ViewOf(view, self.count_ms(seat), whole, *self.clocks.move_ms(seat, self.people_due()))
 
     def _view_of(self, seat: int) -> ViewOf:
         """The seat's whole view, with its log (on starting and on taking a seat back). After a move `_news` sends
         the view without its log, which the news just sent carries: the log grows with every move, and sending it
         all again each time would cost the server most of its time."""
         assert self.game is not None
-        return ViewOf(self.game.view(seat), self.count_ms(seat))
+        return self._view(seat, self.game.view(seat))
 
     # ------------------------------------------------------------ looking back
     def look_back(self, player_id: int, told: int, early: Iterable[int]) -> PastView | str:

@@ -53,7 +53,7 @@ from audiocrib.server.records import (
 
 __all__ = ["SCHEMA_VERSION", "Player", "Seat", "Status", "Store", "StoreError", "Table"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The layout of the file (SQLite's ``user_version``). A file of an older version is brought up to this one when it
 is opened (`_MIGRATIONS`, in the same transaction); a newer or unknown one is refused, never changed."""
 
@@ -111,6 +111,9 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE tables ADD COLUMN move_limit INTEGER"
         " CHECK (move_limit IS NULL OR (typeof(move_limit) = 'integer' AND move_limit > 0))",
         "ALTER TABLE seats ADD COLUMN stand_in TEXT CHECK (stand_in IS NULL OR player IS NOT NULL)",
+    ),
+    (  # 2 -> 3: a playing table's clocks (`audiocrib.server.clocks`), so a restart goes on with the time left
+        "CREATE TABLE clocks (table_id INTEGER PRIMARY KEY REFERENCES tables(id), clocks TEXT NOT NULL)",
     ),
 )
 """``_MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""
@@ -340,6 +343,22 @@ class Store:
             self._table_row(table)
             self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
         self._playing.pop(table, None)
+
+    # ----------------------------------------------------------------- clocks
+    def clocks(self, table: int) -> str | None:
+        """The table's clocks as `set_clocks` last wrote them, or None."""
+        if not _is_id(table):
+            return None
+        row = self._db.execute("SELECT clocks FROM clocks WHERE table_id = ?", (table,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_clocks(self, table: int, text: str | None) -> None:
+        """Keep the table's clocks (`audiocrib.server.clocks` makes and reads the text), or (None) forget them."""
+        with self._writing():
+            if text is None:
+                self._db.execute("DELETE FROM clocks WHERE table_id = ?", (table,))
+            else:
+                self._db.execute("INSERT OR REPLACE INTO clocks (table_id, clocks) VALUES (?, ?)", (table, text))
 
     # ----------------------------------------------------------------- games
     def start(self, table: int) -> Game:
