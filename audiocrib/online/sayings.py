@@ -6,7 +6,7 @@ in the lobby, and a line of chat.
 >>> table_line(TableSummary(4, "Ann", Rules(players=4, team_size=2), 2, 1, False))
 "Table 4, Ann's: six-card cribbage, four players in two teams of two, to 121; two seats open, one computer player."
 >>> state = TableState(4, "K7D3M9", 0, 1, Rules(players=3), (Seat("Ann", None, True), Seat("Bob", None, True),
-...                    Seat(None, "easy", True)), True, None)
+...                    Seat(None, "easy", True, person=False)), True, None)
 >>> who_is_here(state)
 'At table 4: Ann, the host; you, Bob; and Easy, a computer player. The code is K 7 D 3 M 9.'
 >>> chat_line("Ann", "<b>gg</b>")
@@ -54,11 +54,11 @@ def who_is_here(state: TableState) -> str:
     """Who sits at the table: each seat's holder, the host, who is away, the computer players; and the code."""
     people = []
     for number, seat in enumerate(state.seats):
-        if seat.name is None and seat.computer is None:
-            people.append("an open seat")
-            continue
-        if seat.name is None or _computer_named(seat.name, seat.computer):
+        if not seat.person:
             people.append(f"{seat.name or (seat.computer or '').capitalize()}, a computer player")
+            continue
+        if seat.name is None:
+            people.append("an open seat")
             continue
         words = "you" if number == state.you else seat.name
         if number == state.you and number != state.host:
@@ -75,11 +75,6 @@ def who_is_here(state: TableState) -> str:
     code = f" The code is {code_words(state.code)}." if state.code else ""
     waiting = "" if state.started else " The game has not begun."
     return f"At table {state.number}: {listed}.{waiting}{code}"
-
-
-def _computer_named(name: str, level: str | None) -> bool:
-    """True for a computer player's own seat ("Easy", "Easy 2"), not a person's seat it keeps."""
-    return level is not None and name.split(" ")[0].casefold() == level
 
 
 def lobby_people(lobby: Lobby) -> str:

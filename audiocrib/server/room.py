@@ -13,13 +13,13 @@ it, so a room loaded after a restart goes on playing those seats. A computer pla
 from the game's seed, the seat and the number of events before each move (as offline), so a server started again
 makes the same choices.
 
-The clocks are the network side's to run, but the room says what they time: `count_deadline` (the counting clock,
-which every view's ``count_ms`` reads), `people_due` and `late_move` (a computer player's move for a person past
-the table's move time limit). `look_back` is a seat's view at an earlier point of its own log.
+The clocks are the network side's to run, but the room says what they time and keeps them (`clocks`, kept in the
+store): `count_deadline` (the counting clock, which every view's ``count_ms`` reads), `keep_deadlines` (each
+person's move time, which ``move_ms`` reads) and `late_move` (a computer player's move for a person past the
+table's move time limit). `look_back` is a seat's view at an earlier point of its own log.
 
 >>> from audiocrib.engine.actions import Discard
 >>> from audiocrib.engine.rules import Rules
-from audiocrib.engine.views import PlayerView
 >>> from audiocrib.server.store import Store
 >>> store = Store(":memory:")
 >>> ann, _ = store.add_player("Ann")
