@@ -180,7 +180,7 @@ def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Ru
             await bob.press("escape")
             await bob.choose("Leave the table for now")
             await bob.hears("You left the table; your seat is kept for you. Choose Play online to go back to it.")
-            await ann.hears("Bob has lost the connection; the table waits.")
+            await ann.hears("Bob has left the table for now; the table waits.")
             await ann.press("escape")
             await ann.choose("Give Bob's seat to a computer player")
             await ann.hears("A medium computer player plays for Bob until Bob is back.")

@@ -604,3 +604,30 @@ def test_the_move_and_counting_clocks_go_on_after_a_restart_with_the_time_left(t
         assert deadline is not None and 36 <= deadline - time.monotonic() <= 38.1
     finally:
         store.close()
+
+
+def test_only_those_who_heard_a_person_was_gone_hear_that_they_are_back(tmp_path: Path) -> None:
+    """Cy was not connected when Bob's connection was lost, so Cy is not told Bob is back; Ann, who heard, is.
+    A connection back before anyone heard it go is not said at all."""
+    with Store(tmp_path / "server.sqlite3") as store:
+        ann, bob, cy = (store.add_player(name)[0].id for name in NAMES)
+        room = Room.create(store, ann, Rules(players=3), ("person", "person", "person"))
+        room.join(bob)
+        room.join(cy)
+        room.start(ann)
+
+        def notices(out: Outgoing) -> list[tuple[int, str]]:
+            return [(to, x.sentence) for to, x in out if isinstance(x, Notice)]
+
+        for person in (ann, bob):
+            assert notices(room.connected(person, True)) == []  # nobody heard either go
+        assert notices(room.connected(bob, False)) == [(ann, "Bob has lost the connection; the table waits."),
+                                                       (cy, "Bob has lost the connection; the table waits.")]
+        assert notices(room.connected(cy, True)) == []  # Cy comes after: Cy's own connection missed that
+        back = room.connected(bob, True)
+        assert notices(back) == [(ann, "Bob is back.")]
+        assert {to for to, x in back if isinstance(x, TableState)} == {ann, cy}  # both see who is connected
+        assert notices(room.step_away(cy)) == [(ann, "Cy has left the table for now; the table waits."),
+                                               (bob, "Cy has left the table for now; the table waits.")]
+        assert notices(room.connected(cy, False)) == []  # the connection closed after: said already
+        assert notices(room.connected(cy, True)) == [(ann, "Cy is back."), (bob, "Cy is back.")]

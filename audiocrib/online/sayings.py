@@ -19,7 +19,8 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
 from audiocrib.online.messages import Lobby, TableState, TableSummary
 
-__all__ = ["chat_line", "code_words", "lobby_people", "rules_words", "table_line", "who_is_here"]
+__all__ = ["back_line", "chat_line", "code_words", "gone_line", "left_for_now_line", "lobby_people", "rules_words",
+           "table_line", "who_is_here"]
 
 
 def rules_words(rules: Rules) -> str:
@@ -84,6 +85,21 @@ def lobby_people(lobby: Lobby) -> str:
     count = _several(len(lobby.people), "person")
     count = count.replace("persons", "people")
     return f"Connected, {count}: " + ", ".join(lobby.people) + "."
+
+
+def gone_line(name: str, playing: bool) -> str:
+    """What the others at the table hear when ``name``'s connection is lost (during the game, or before it)."""
+    return f"{name} has lost the connection; the table waits." if playing else f"{name} is away."
+
+
+def left_for_now_line(name: str) -> str:
+    """What the others hear when ``name`` chooses Leave the table for now while the game is on."""
+    return f"{name} has left the table for now; the table waits."
+
+
+def back_line(name: str) -> str:
+    """What those who heard ``name`` was gone (`gone_line`, `left_for_now_line`) hear when they are back."""
+    return f"{name} is back."
 
 
 def chat_line(sender: str, text: str) -> str:

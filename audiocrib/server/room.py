@@ -52,6 +52,7 @@ from audiocrib.online.messages import (
     ViewOf,
 )
 from audiocrib.online.messages import Seat as SeatState
+from audiocrib.online.sayings import back_line, gone_line, left_for_now_line
 from audiocrib.server.clocks import LATE_LEVEL, YOU_WERE_LATE, Clocks, late_count, late_sentence
 from audiocrib.server.computers import Computers
 from audiocrib.server.records import Seat, Status, StoreError, Table, name_key
@@ -74,6 +75,7 @@ class Room:
         self._table = table
         self.game = game
         self._connected: set[int] = set()
+        self._heard_gone: dict[int, set[int]] = {}  # an absent person -> the people who heard they were gone
         self._computers = Computers()
         self.clocks = Clocks(store, table.id)
         """The counting clock and the move time limit's deadlines (the network side runs them)."""
@@ -268,17 +270,32 @@ class Room:
 
     # ------------------------------------------------------------ connections and stand-ins
     def connected(self, player_id: int, connected: bool) -> Outgoing:
-        """The network side says this person's connection is up or down; the others hear it once."""
+        """The network side says this person's connection is up or down: the others connected hear it went, and
+        those of them who heard that hear when it is back (everyone gets the table)."""
         seat = self.seat_of(player_id)
         if seat is None or (player_id in self._connected) == connected:
             return []
         name = self._table.seats[seat].name
-        if connected:
-            self._connected.add(player_id)
-            sentence = f"{name} is back."
-        else:
-            self._connected.discard(player_id)
-            sentence = f"{name} has lost the connection; the table waits." if self.playing else f"{name} is away."
+        if not connected:
+            return self._gone(player_id, gone_line(name, self.playing))
+        self._connected.add(player_id)
+        heard = self._heard_gone.pop(player_id, set())
+        back = Notice(back_line(name))
+        return [pair for person in self.people() if person != player_id
+                for pair in ((person, self._state(person)), *([(person, back)] if person in heard else []))]
+
+    def step_away(self, player_id: int) -> Outgoing:
+        """The person chose to leave the table for now while the game is on: the others hear so, and that they
+        are back when they are; their seat stays theirs."""
+        seat = self.seat_of(player_id)
+        if seat is None or player_id not in self._connected:
+            return []
+        return self._gone(player_id, left_for_now_line(self._table.seats[seat].name))
+
+    def _gone(self, player_id: int, sentence: str) -> Outgoing:
+        """The person is gone from the table: ``sentence`` for the others, who are remembered as having heard it."""
+        self._connected.discard(player_id)
+        self._heard_gone[player_id] = self._connected - {player_id}
         return self._to_all(Notice(sentence), but=player_id, states=True)
 
     @property

@@ -39,12 +39,9 @@ from audiocrib.server.records import Status, StoreError
 from audiocrib.server.room import Outgoing, Room
 from audiocrib.server.store import Store
 
-__all__ = ["NO_TABLE", "UNDER_WAY", "Tables"]
+__all__ = ["NO_TABLE", "Tables"]
 
 NO_TABLE = "You are not at a table; join one first."
-UNDER_WAY = ("The game is under way, so your seat stays yours; the host can give it to a computer player while you"
-             " are away.")
-"""The answer to leaving a table whose game has begun."""
 Send = Callable[[Outgoing], Awaitable[None]]
 Connected = Callable[[int], bool]
 """Whether a player (by id) has a live connection now."""
@@ -112,7 +109,8 @@ class Tables:
     # ----------------------------------------------------------------- what a person does at the table
     async def act(self, player: int, table: int | None, message: m.Message) -> bool:
         """Start, move, leave, give a seat or take it back at the player's table, sending what the room returns;
-        True if the player has left the table. The room's refusal is raised as `ProtocolError`."""
+        True if the player has left the table (for the lobby; during the game, for now: the seat stays theirs and
+        the others hear so). The room's refusal is raised as `ProtocolError`."""
         room = self._at(table)
         async with self._lock(room):
             if isinstance(message, m.Start):
@@ -123,7 +121,7 @@ class Tables:
                 if room.status is Status.OVER:  # nothing to keep a seat for
                     out = [] if room.seat_of(player) is not None else NO_TABLE
                 elif room.status is Status.PLAYING and room.seat_of(player) is not None:
-                    out = UNDER_WAY
+                    out = room.step_away(player)  # for now: the seat stays theirs
                 else:
                     out = room.leave(player)
             elif isinstance(message, m.GiveSeat):
