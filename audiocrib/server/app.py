@@ -19,7 +19,7 @@ import hmac
 import logging
 from collections.abc import Callable, Iterable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 
@@ -71,6 +71,8 @@ class _Connection:
     player: Player | None = None
     token: str | None = None
     table: int | None = None
+    ended: list[int] = field(default_factory=list)
+    """The tables whose end its hello's catch-up told (written as told once sent)."""
 
 
 class _Disconnect(Exception):
@@ -177,6 +179,8 @@ class Server:
             answers = [(None, m.Refused(str(error)))]
         await self._send(connection, answers)
         if isinstance(message, m.Hello) and connection.player is not None:
+            if connection.ended and not connection.socket.closed:  # sent (not before: a kill may come between)
+                self.tables.told_end(connection.player.id, connection.ended)
             self.tables.wake(connection.player.id)
 
     async def _at_table(self, connection: _Connection, message: m.Message) -> Answers:
@@ -212,7 +216,7 @@ class Server:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
         if isinstance(message, m.Hello):
             welcome = self._hello(connection, message)
-            out, at = self.tables.back(connection.player.id) if connection.player else ([], None)
+            out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
             connection.table = at if at is not None else connection.table
             return [(None, welcome), *out]
         if connection.player is None:
