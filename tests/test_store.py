@@ -70,8 +70,10 @@ def reference(game: Game, length: int) -> list[Any]:
 def test_the_file_is_in_wal_mode_with_full_sync_and_its_schema_version(tmp_path: Path) -> None:
     path = tmp_path / "data" / "server.sqlite3"
     with Store(path) as store:
-        assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: `Store.synced` makes it FULL
         assert store._db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    with Store(path, group_sync=False) as store:
+        assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

@@ -204,7 +204,13 @@ class Server:
 
     async def _send(self, connection: _Connection | None, answers: Answers | Outgoing) -> None:
         """Send each answer to its player's live connection (``connection`` for None); a player not connected
-        misses it (they catch up when back), and a connection that breaks on the way is left to its own close."""
+        misses it (they catch up when back), and a connection that breaks on the way is left to its own close.
+        First every commit made so far is put on disk (`Store.synced`, one fsync shared by every sender waiting
+        meanwhile): nobody hears of a move before it is there. The senders waiting resume in the order they
+        came, so what one room sends under its lock keeps its order."""
+        if not answers:
+            return
+        await self.store.synced()
         for player_id, message in answers:
             target = connection if player_id is None else self._by_player.get(player_id)
             if target is None or target.socket.closed:
