@@ -154,7 +154,7 @@ class NetPlayer:
 
     def lately(self) -> str:
         """What this client last heard, for a failing test to say."""
-        last = [f"#{r.connection} at {r.at:.2f} (told {r.length}): {r.text[:300]}" for r in self.got[-6:]]
+        last = [f"#{r.connection} at {r.at:.2f} (told {r.length}): {r.text[:200]}" for r in self.got[-8:]]
         return (f"connection {self.connections}, told {len(self.told)} events, sent {self.sent[-3:]}, last heard:\n"
                 + "\n".join(last))
 
@@ -169,7 +169,7 @@ class NetPlayer:
 
     def _news(self, since: int, events: list[dict[str, Any]]) -> None:
         if since > len(self.told):
-            self.mismatches.append(f"news from event {since} when {len(self.told)} were told")
+            self.mismatches.append(f"news from event {since} when {len(self.told)} were told; {self.lately()}")
             return
         for index, event in enumerate(events, start=since):
             if index < len(self.told):

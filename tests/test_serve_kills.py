@@ -148,7 +148,8 @@ def test_games_survive_thirty_kills_at_random_moments(tmp_path: Path) -> None:
             game = store.game(number)
             assert game.over, number
             for person in people:
-                assert person.seat is not None and person.won and person.mismatches == [], person.mismatches
+                assert person.seat is not None and person.won, person.name
+                assert person.mismatches == [], "\n".join(person.mismatches)
                 assert person.told == [event_to_json(e.seen_by(person.seat)) for e in game.events]
     connections = [p.connections for _, people in killing.games for p in people]
     assert max(connections) > 5, connections  # they connected again by themselves, game after game

@@ -210,9 +210,12 @@ class Server:
         came, so what one room sends under its lock keeps its order."""
         if not answers:
             return
+        # Each answer's connection is the player's when the answers were made, not when they go out: a player
+        # back on a new connection meanwhile has them in their hello's catch-up, which that connection gets first.
+        targets = [(connection if player_id is None else self._by_player.get(player_id), message)
+                   for player_id, message in answers]
         await self.store.synced()
-        for player_id, message in answers:
-            target = connection if player_id is None else self._by_player.get(player_id)
+        for target, message in targets:
             if target is None or target.socket.closed:
                 continue
             with suppress(ConnectionError):
