@@ -52,11 +52,14 @@ RULES = {"players": 2}
 class Running:
     """A running ``audiocrib serve`` on a free loopback port, with the lines it said on start."""
 
-    def __init__(self, folder: Path, *extra: str) -> None:
+    def __init__(self, folder: Path, *extra: str, log: Path | None = None) -> None:
         env = {**os.environ, "HOME": str(folder.parent), "XDG_DATA_HOME": str(folder.parent / "xdg")}
+        errors: Any = subprocess.PIPE if log is None else log.open("a")  # a file is never full, nor lost at a kill
         self.process = subprocess.Popen([str(PROGRAM), "serve", "--port", "0", "--data-dir", str(folder), *extra],
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
                                         text=True, env=env)
+        if log is not None:
+            errors.close()
         assert self.process.stdout is not None
         self.lines: list[str] = []
         while not any(line.startswith("Stop the server") for line in self.lines):

@@ -19,7 +19,7 @@ import hmac
 import logging
 from collections.abc import Callable, Iterable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 
@@ -71,6 +71,8 @@ class _Connection:
     player: Player | None = None
     token: str | None = None
     table: int | None = None
+    ended: list[int] = field(default_factory=list)
+    """The tables whose end its hello's catch-up told (written as told once sent)."""
 
 
 class _Disconnect(Exception):
@@ -177,6 +179,8 @@ class Server:
             answers = [(None, m.Refused(str(error)))]
         await self._send(connection, answers)
         if isinstance(message, m.Hello) and connection.player is not None:
+            if connection.ended and not connection.socket.closed:  # sent (not before: a kill may come between)
+                self.tables.told_end(connection.player.id, connection.ended)
             self.tables.wake(connection.player.id)
 
     async def _at_table(self, connection: _Connection, message: m.Message) -> Answers:
@@ -200,9 +204,18 @@ class Server:
 
     async def _send(self, connection: _Connection | None, answers: Answers | Outgoing) -> None:
         """Send each answer to its player's live connection (``connection`` for None); a player not connected
-        misses it (they catch up when back), and a connection that breaks on the way is left to its own close."""
-        for player_id, message in answers:
-            target = connection if player_id is None else self._by_player.get(player_id)
+        misses it (they catch up when back), and a connection that breaks on the way is left to its own close.
+        First every commit made so far is put on disk (`Store.synced`, one fsync shared by every sender waiting
+        meanwhile): nobody hears of a move before it is there. The senders waiting resume in the order they
+        came, so what one room sends under its lock keeps its order."""
+        if not answers:
+            return
+        # Each answer's connection is the player's when the answers were made, not when they go out: a player
+        # back on a new connection meanwhile has them in their hello's catch-up, which that connection gets first.
+        targets = [(connection if player_id is None else self._by_player.get(player_id), message)
+                   for player_id, message in answers]
+        await self.store.synced()
+        for target, message in targets:
             if target is None or target.socket.closed:
                 continue
             with suppress(ConnectionError):
@@ -212,7 +225,7 @@ class Server:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
         if isinstance(message, m.Hello):
             welcome = self._hello(connection, message)
-            out, at = self.tables.back(connection.player.id) if connection.player else ([], None)
+            out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
             connection.table = at if at is not None else connection.table
             return [(None, welcome), *out]
         if connection.player is None:

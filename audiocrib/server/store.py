@@ -1,8 +1,12 @@
 """The server's store: players, tables and every game's log in one SQLite file, written so that nothing answered
 is ever lost.
 
-The file is in WAL mode with ``synchronous=FULL``: a write returns only once it is on disk, so whatever the server
-has told anyone survives a kill or a power cut. Each game is kept as its header (rules, names, settings) and its
+The file is in WAL mode. By default (``group_sync``) a commit is ``synchronous=NORMAL``: it returns once the WAL
+holds it in the system's cache, which a killed server cannot lose, and `synced` puts every commit made so far on
+disk with one fsync of the WAL shared by all who wait meanwhile (off the event loop); the server sends nothing
+until the commits before it are synced, so whatever it has told anyone survives a kill or a power cut, for one
+fsync per round of the loop rather than one per move. ``group_sync=False`` commits with ``synchronous=FULL`` (one
+fsync each, on the loop), as before. Each game is kept as its header (rules, names, settings) and its
 events, one row each, in order; a game is rebuilt by the engine's own loading, which plays the moves again from
 the seed and refuses a log that does not follow (`audiocrib.engine.errors.SaveError`).
 
@@ -24,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import secrets
@@ -53,7 +58,7 @@ from audiocrib.server.records import (
 
 __all__ = ["SCHEMA_VERSION", "Player", "Seat", "Status", "Store", "StoreError", "Table"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The layout of the file (SQLite's ``user_version``). A file of an older version is brought up to this one when it
 is opened (`_MIGRATIONS`, in the same transaction); a newer or unknown one is refused, never changed."""
 
@@ -112,7 +117,10 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " CHECK (move_limit IS NULL OR (typeof(move_limit) = 'integer' AND move_limit > 0))",
         "ALTER TABLE seats ADD COLUMN stand_in TEXT CHECK (stand_in IS NULL OR player IS NOT NULL)",
     ),
-    (  # 2 -> 3: a playing table's clocks (`audiocrib.server.clocks`), so a restart goes on with the time left
+    (  # 2 -> 3: whether a person's seat has yet to be told how its game ended (none, for the games there were)
+        "ALTER TABLE seats ADD COLUMN untold INTEGER NOT NULL DEFAULT 0 CHECK (untold IN (0, 1))",
+    ),
+    (  # 3 -> 4: a playing table's clocks (`audiocrib.server.clocks`), so a restart goes on with the time left
         "CREATE TABLE clocks (table_id INTEGER PRIMARY KEY REFERENCES tables(id), clocks TEXT NOT NULL)",
     ),
 )
@@ -125,14 +133,20 @@ class Store:
     """The server's SQLite file at ``path`` (created with its folder if new; ":memory:" for a store that
     vanishes). Refuses a file of another schema version with a `StoreError`."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        if str(path) != ":memory:":
+    def __init__(self, path: str | os.PathLike[str], group_sync: bool = True) -> None:
+        on_disk = str(path) != ":memory:"
+        if on_disk:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self._db = sqlite3.connect(path, isolation_level=None)  # transactions are begun and committed by hand
         self._playing: dict[int, int] = {}  # playing table -> its log's length, as this store last wrote it
+        self._wal = os.path.abspath(path) + "-wal" if on_disk and group_sync else None
+        self.commits = 0  # transactions committed since opening
+        self.synced_commits = 0  # of them, those known to be on disk
+        self.fsyncs = 0  # how many fsyncs `synced` made (for the benchmarks)
+        self._syncing: asyncio.Task[None] | None = None
         try:
             self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute(f"PRAGMA synchronous = {'NORMAL' if group_sync else 'FULL'}")
             self._db.execute("PRAGMA foreign_keys = ON")
             self._db.execute("PRAGMA busy_timeout = 5000")
             self._open_schema()
@@ -158,7 +172,7 @@ class Store:
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def close(self) -> None:
-        """Close the file (everything written is on disk already)."""
+        """Close the file (SQLite puts what is committed on disk as it closes)."""
         self._db.close()
 
     def __enter__(self) -> Store:
@@ -174,10 +188,41 @@ class Store:
         try:
             yield
             self._db.execute("COMMIT")
+            self.commits += 1
+            if self._wal is None:  # on disk already (synchronous=FULL), or never (in memory)
+                self.synced_commits = self.commits
         except BaseException:
             if self._db.in_transaction:  # a refusal, or a commit that failed (a full disk): nothing is kept
                 self._db.execute("ROLLBACK")
             raise
+
+    async def synced(self) -> None:
+        """Return once every commit made before the call is on disk: one fsync of the WAL (in a thread), shared
+        by every caller whose commits it covers; a caller whose commit came after it began waits for the next.
+        Raises `OSError` if the disk refuses."""
+        wanted = self.commits
+        while self.synced_commits < wanted:
+            if self._syncing is None:
+                self._syncing = asyncio.get_running_loop().create_task(self._sync(self.commits))
+            await asyncio.shield(self._syncing)
+
+    async def _sync(self, upto: int) -> None:
+        try:
+            await asyncio.to_thread(self._fsync_wal)
+            self.synced_commits = max(self.synced_commits, upto)
+        finally:
+            self._syncing = None
+
+    def _fsync_wal(self) -> None:
+        """Put the WAL file on disk: the commits written to it before this call began are on disk once it returns
+        (an fsync covers the whole file, whatever handle it is made through)."""
+        assert self._wal is not None
+        self.fsyncs += 1
+        handle = os.open(self._wal, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        try:
+            os.fsync(handle)
+        finally:
+            os.close(handle)
 
     # ----------------------------------------------------------------- players
     def add_player(self, name: str) -> tuple[Player, str]:
@@ -320,6 +365,25 @@ class Store:
             " (SELECT table_id FROM seats WHERE player = ?) ORDER BY id", (player,)).fetchall()
         return [self._record(row) for row in rows]
 
+    def untold_ends(self, player: int) -> list[Table]:
+        """The tables whose match ended while ``player`` may not have heard the end (their connection was down,
+        or the server stopped after writing the last move and before sending its news)."""
+        if not _is_id(player):
+            return []
+        rows = self._db.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'over' AND id IN"
+            " (SELECT table_id FROM seats WHERE player = ? AND untold = 1) ORDER BY id", (player,)).fetchall()
+        return [self._record(row) for row in rows]
+
+    def told_end(self, table: int, players: Iterable[int]) -> None:
+        """``players`` have been sent how the table's match ended (`untold_ends` no longer gives it them)."""
+        players = [p for p in players if _is_id(p)]
+        if not _is_id(table) or not players:
+            return
+        with self._writing():
+            self._db.executemany("UPDATE seats SET untold = 0 WHERE table_id = ? AND player = ? AND untold = 1",
+                                 [(table, player) for player in players])
+
     def _record(self, row: Sequence[Any]) -> Table:
         table_id, code, host, public, rules, auto_go, status, move_limit = row
         seats = tuple(Seat(*seat) for seat in self._db.execute(
@@ -363,7 +427,8 @@ class Store:
     # ----------------------------------------------------------------- games
     def start(self, table: int) -> Game:
         """Begin the game of an open table whose seats are all taken; its header and first events (up to the
-        first decision) are on disk when this returns. People's seats are the game's manual seats."""
+        first decision) are committed when this returns (on disk after `synced`). People's seats are the game's
+        manual seats."""
         with self._writing():
             row = self._table_row(table)
             if Status(row["status"]) is not Status.OPEN:
@@ -381,9 +446,9 @@ class Store:
         return game
 
     def append(self, table: int, first_index: int, events: Iterable[Event]) -> None:
-        """Add ``events`` to the table's log as numbers ``first_index`` on, all or none, and return only when
-        they are on disk. ``first_index`` must be the log's length: a gap or a repeat is refused. A `MatchWon`
-        among them ends the table."""
+        """Add ``events`` to the table's log as numbers ``first_index`` on, all or none, and return once they are
+        committed (on disk after `synced`). ``first_index`` must be the log's length: a gap or a repeat is refused.
+        A `MatchWon` among them ends the table."""
         events = tuple(events)
         with self._writing():
             if not _is_id(table) or self._playing.get(table) != first_index:  # else this store wrote the end
@@ -411,8 +476,9 @@ class Store:
         rows = [(table, first_index + i, json.dumps(event_to_json(e), separators=(",", ":")))
                 for i, e in enumerate(events)]
         self._db.executemany("INSERT INTO events (table_id, idx, event) VALUES (?, ?, ?)", rows)
-        if any(isinstance(e, MatchWon) for e in events):
+        if any(isinstance(e, MatchWon) for e in events):  # with the end, every person has it yet to be told
             self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
+            self._db.execute("UPDATE seats SET untold = 1 WHERE table_id = ? AND player IS NOT NULL", (table,))
 
     def _length(self, table: int) -> int:
         length: int = self._db.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM events WHERE table_id = ?",

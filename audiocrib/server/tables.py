@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 
@@ -84,6 +85,10 @@ class Tables:
     def _let_go(self, room: Room) -> None:
         """Forget a table whose match is over (its final news sent): its room, lock and tasks."""
         table = room.table_id
+        try:  # those connected were sent the final news; the others are told when they are back (`back`)
+            self.store.told_end(table, [p for p in room.people() if self._is_connected(p)])
+        except (StoreError, sqlite3.Error):
+            _log.exception("Table %d: who heard its end could not be written.", table)
         clock, alarm = self._clocks.pop(table, None), self._alarms.pop(table, None)
         for held in (self._computers.pop(table, None), clock and clock[1], alarm and alarm[1]):
             if held is not None and held is not asyncio.current_task():
@@ -151,9 +156,11 @@ class Tables:
                 async with self._lock(room):
                     await self._send(room.connected(player, up))
 
-    def back(self, player: int) -> tuple[Outgoing, int | None]:
+    def back(self, player: int) -> tuple[Outgoing, int | None, list[int]]:
         """A player who said hello is back at each table they sit at: the others hear it, and at a game under
-        way the player gets the table, the game so far and their view. Also the table to be at (or None)."""
+        way the player gets the table, the game so far and their view. So they do for a game that ended while
+        they may not have heard its end (`Store.untold_ends`). Also the table to be at (or None), and the tables
+        whose end they are sent (`told_end` once it is sent)."""
         out: Outgoing = []
         at: int | None = None
         for table in self.store.tables_of(player):
@@ -164,7 +171,18 @@ class Tables:
                 out.extend(caught if isinstance(caught, list) else [])
             if at is None or room.game is not None:
                 at = table.id
-        return out, at
+        ended = []
+        for table in self.store.untold_ends(player):
+            caught = self.room(table.id).catch_up(player, since=0)  # over: loaded for this one use
+            if isinstance(caught, list):
+                out[:0] = caught  # before the tables under way, so the last table heard of is the one to be at
+                ended.append(table.id)
+        return out, at, ended
+
+    def told_end(self, player: int, tables: list[int]) -> None:
+        """The player was sent how these tables' matches ended."""
+        for table in tables:
+            self.store.told_end(table, [player])
 
     def wake_all(self) -> int:
         """Set going every table whose game is under way (when the server starts): its computer players, its
