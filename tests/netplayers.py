@@ -129,7 +129,7 @@ class NetPlayer:
         try:
             frame = await self._socket.receive(timeout=WAIT)
         except TimeoutError:
-            raise AssertionError(f"{self.name} heard nothing for {WAIT} seconds") from None
+            raise AssertionError(f"{self.name} heard nothing for {WAIT} seconds; {self.lately()}") from None
         except (ConnectionError, aiohttp.ClientError):
             return None
         if frame.type is not aiohttp.WSMsgType.TEXT:
@@ -152,6 +152,12 @@ class NetPlayer:
         self.got.append(Received(frame.data, len(self.told), self.connections, asyncio.get_running_loop().time()))
         return message
 
+    def lately(self) -> str:
+        """What this client last heard, for a failing test to say."""
+        last = [f"#{r.connection} at {r.at:.2f} (told {r.length}): {r.text[:200]}" for r in self.got[-8:]]
+        return (f"connection {self.connections}, told {len(self.told)} events, sent {self.sent[-3:]}, last heard:\n"
+                + "\n".join(last))
+
     async def expect(self, kind: str) -> dict[str, Any]:
         """The next message of type ``kind`` (those before it are kept and passed over)."""
         while True:
@@ -163,7 +169,7 @@ class NetPlayer:
 
     def _news(self, since: int, events: list[dict[str, Any]]) -> None:
         if since > len(self.told):
-            self.mismatches.append(f"news from event {since} when {len(self.told)} were told")
+            self.mismatches.append(f"news from event {since} when {len(self.told)} were told; {self.lately()}")
             return
         for index, event in enumerate(events, start=since):
             if index < len(self.told):

@@ -123,6 +123,9 @@ class ScriptedTable:
     def count_time(self) -> float | None:
         return self.count_seconds
 
+    def move_time(self) -> tuple[int, float] | None:
+        return None
+
     def caught_up(self) -> bool:
         laid = False
         while (step := self._next()) is not None and step.seat != SEAT and isinstance(step.action, Discard):

@@ -359,3 +359,11 @@ def test_playing_again_after_your_own_card_says_who_has_no_cards_left() -> None:
                         assert again.startswith("Your turn")
                 game.apply(random_action(game, rng))
     assert found[2] and found[3]
+
+
+def test_the_time_left_for_a_move_is_said_for_you_or_by_name() -> None:
+    view = _deal().view(0)
+    assert answers.move_time(view, 0, 29.2) == "Thirty seconds left for your move."
+    assert answers.move_time(view, 1, 0.4) == "Bob has one second left to move."
+    assert answers.move_time(view, 1, 0.0) == "Bob has zero seconds left to move."
+    assert all(answers.move_time(view, seat, 75.5).isascii() for seat in (0, 1))

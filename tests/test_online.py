@@ -180,7 +180,7 @@ def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Ru
             await bob.press("escape")
             await bob.choose("Leave the table for now")
             await bob.hears("You left the table; your seat is kept for you. Choose Play online to go back to it.")
-            await ann.hears("Bob has lost the connection; the table waits.")
+            await ann.hears("Bob has left the table for now; the table waits.")
             await ann.press("escape")
             await ann.choose("Give Bob's seat to a computer player")
             await ann.hears("A medium computer player plays for Bob until Bob is back.")
@@ -330,3 +330,26 @@ def test_chat_is_said_with_its_sender_or_with_the_setting_off_only_kept_in_the_h
                                                         "Bob says: well played")
     session.press(">")  # the history's newest message, said on request
     assert speaker.said[-1] == "Bob says: well played"
+
+
+def test_t_says_the_time_left_for_a_move_at_a_table_with_a_move_time_limit(server: Running, tmp_path: Path) -> None:
+    ann = Player("Ann", tmp_path / "ann", setup=TableSetup(players=2, target=61, levels=("easy",)))
+
+    async def script() -> None:
+        async with running(ann):
+            await sign_in(ann, server.port)
+            await ann.choose("Create a table")
+            await ann.press("left")  # one seat for a person
+            assert await ann.press("down", "down", "right") == ["Listed in the lobby: yes. 2 of 5.",
+                                                                 "Time for each move: no limit. 3 of 5.",
+                                                                 "Time for each move: 30 seconds."]
+            await ann.choose("Create the table")
+            await ann.choose("Start the game")
+            await ann.hears("The game begins.")
+            await until(lambda: ann.session.moment == "discard", "Ann to lay away")
+            turn = (await ann.press("t"))[-1]
+            assert turn.startswith("You must lay away two cards"), turn
+            assert turn.endswith((" Thirty seconds left for your move.", " Twenty-nine seconds left for your move.",
+                                  " Twenty-eight seconds left for your move.")), turn
+
+    asyncio.run(script())

@@ -40,10 +40,11 @@ from audiocrib.online.messages import (
     encode,
 )
 from audiocrib.online.messages import Seat as SeatState
+from audiocrib.server.clocks import SHOW_SECONDS
 from audiocrib.server.limits import Limits
 from audiocrib.server.room import ALL_SEATED, YOU_WERE_LATE, Outgoing, Room
 from audiocrib.server.store import Status, Store
-from audiocrib.server.tables import SHOW_SECONDS, Tables
+from audiocrib.server.tables import Tables
 from tests.test_viewcodec import cards_in, known_by_deal, leaks
 
 NAMES = ("Ann", "Bob", "Cy")
@@ -280,7 +281,7 @@ def test_a_seat_given_to_a_computer_player_and_taken_back(tmp_path: Path) -> Non
         state = room.table_state(ann)
         assert isinstance(state, TableState)
         assert state.seats == (SeatState("Ann", None, True), SeatState("Bob", "medium", False),
-                               SeatState("Easy", "easy", True))
+                               SeatState("Easy", "easy", True, person=False))
         assert room.summary().computers == 2
         rng = random.Random(5)
         kept = 0
@@ -545,15 +546,88 @@ def test_laying_away_after_a_show_has_time_to_hear_the_show_first(tmp_path: Path
         while room.game is not None and room.game.deal_number < 3:
             tables.go(room)
             if room.game.phase is Phase.DISCARD and len(room.people_due()) == 2:
-                found.append(min(d.at for d in tables._deadlines[room.table_id].values()) - time.monotonic())
+                found.append(min(d.at for d in room.clocks.moves.values()) - time.monotonic())
             seat = min(room.people_due())
             action = choice(room.game.view(seat), rng)
             assert action is not None
             room.move(room.person_at(seat), action)  # type: ignore[arg-type]
-            tables._moved(room, seat)
         tables.close()
         return found
 
     with Store(tmp_path / "server.sqlite3") as store:
         first, second, *_ = asyncio.run(deadlines(store))
     assert 55 < first <= 60 and 55 + SHOW_SECONDS < second <= 60 + SHOW_SECONDS
+
+
+def _whole_view(out: Outgoing | str, player: int) -> ViewOf:
+    assert isinstance(out, list), out
+    return next(x for to, x in reversed(out) if to == player and isinstance(x, ViewOf))
+
+
+def test_the_move_and_counting_clocks_go_on_after_a_restart_with_the_time_left(tmp_path: Path) -> None:
+    """A server stopped two seconds into a move (and then into a timed count) goes on with what was left, read
+    from the store: neither afresh at the full time nor lost."""
+    path = tmp_path / "server.sqlite3"
+    store = Store(path)
+    ann, bob = (store.add_player(name)[0].id for name in NAMES[:2])
+    rules = Rules(target=61, manual_counting=True, count_timer=40)
+    room = Room.create(store, ann, rules, ("person", "person"), move_limit=30)
+    room.join(bob)
+    started = room.start(ann)
+    first = _whole_view(started, ann)
+    assert first.move_seat == 0 and first.move_ms is not None and 29_000 <= first.move_ms <= 30_000
+    time.sleep(2)
+    store.close()  # stopped two seconds into the lay-away
+
+    store = Store(path)
+    room = Room.load(store, room.table_id)
+    view = _whole_view(room.catch_up(ann), ann)
+    assert view.move_seat == 0 and view.move_ms is not None and 26_000 <= view.move_ms <= 28_100
+    other = _whole_view(room.catch_up(bob), bob)
+    assert other.move_seat == 1 and other.move_ms is not None and 26_000 <= other.move_ms <= 28_100
+    rng = random.Random(4)
+    while room.count_due() is None:  # lay away and play to the first timed count
+        assert room.game is not None
+        seat = min(room.people_due())
+        action = choice(room.game.view(seat), rng)
+        assert action is not None
+        assert isinstance(room.move(room.person_at(seat), action), list)  # type: ignore[arg-type]
+    deadline = room.count_deadline()
+    assert deadline is not None and 39 <= deadline - time.monotonic() <= 40
+    time.sleep(2)
+    store.close()
+
+    store = Store(path)
+    try:
+        room = Room.load(store, room.table_id)
+        deadline = room.count_deadline()
+        assert deadline is not None and 36 <= deadline - time.monotonic() <= 38.1
+    finally:
+        store.close()
+
+
+def test_only_those_who_heard_a_person_was_gone_hear_that_they_are_back(tmp_path: Path) -> None:
+    """Cy was not connected when Bob's connection was lost, so Cy is not told Bob is back; Ann, who heard, is.
+    A connection back before anyone heard it go is not said at all."""
+    with Store(tmp_path / "server.sqlite3") as store:
+        ann, bob, cy = (store.add_player(name)[0].id for name in NAMES)
+        room = Room.create(store, ann, Rules(players=3), ("person", "person", "person"))
+        room.join(bob)
+        room.join(cy)
+        room.start(ann)
+
+        def notices(out: Outgoing) -> list[tuple[int, str]]:
+            return [(to, x.sentence) for to, x in out if isinstance(x, Notice)]
+
+        for person in (ann, bob):
+            assert notices(room.connected(person, True)) == []  # nobody heard either go
+        assert notices(room.connected(bob, False)) == [(ann, "Bob has lost the connection; the table waits."),
+                                                       (cy, "Bob has lost the connection; the table waits.")]
+        assert notices(room.connected(cy, True)) == []  # Cy comes after: Cy's own connection missed that
+        back = room.connected(bob, True)
+        assert notices(back) == [(ann, "Bob is back.")]
+        assert {to for to, x in back if isinstance(x, TableState)} == {ann, cy}  # both see who is connected
+        assert notices(room.step_away(cy)) == [(ann, "Cy has left the table for now; the table waits."),
+                                               (bob, "Cy has left the table for now; the table waits.")]
+        assert notices(room.connected(cy, False)) == []  # the connection closed after: said already
+        assert notices(room.connected(cy, True)) == [(ann, "Cy is back."), (bob, "Cy is back.")]

@@ -43,9 +43,11 @@ class Killing:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.port = free_port()
-        self.server = Running(folder, "--port", str(self.port))  # the last --port given is the one used
+        self.log = folder.parent / "server.log"  # every server's stderr, one after another
+        self.server = Running(folder, "--port", str(self.port), log=self.log)  # the last --port given is used
         self.url = self.server.url
         self.kills: list[int] = []  # at each kill, how many games were under way
+        self.killed_at: list[float] = []  # when, on the event loop's clock
         self.logs: dict[int, list[dict[str, Any]]] = {}  # each table's log at the last kill
         self.games: list[tuple[int, list[NetPlayer]]] = []
         self.playing: dict[int, list[NetPlayer]] = {}
@@ -59,11 +61,12 @@ class Killing:
                 if not under_way:  # both tables between games: the next moment will do
                     continue
                 self.kills.append(under_way)
+                self.killed_at.append(asyncio.get_running_loop().time())
                 self.server.process.send_signal(signal.SIGKILL)
                 await asyncio.to_thread(self.server.process.communicate, timeout=30)
                 assert self.server.process.returncode == -signal.SIGKILL
                 self.check_store()
-                self.server = await asyncio.to_thread(Running, self.folder, "--port", str(self.port))
+                self.server = await asyncio.to_thread(Running, self.folder, "--port", str(self.port), log=self.log)
 
     def check_store(self) -> None:
         """Every table's log goes on from the one at the kill before, and holds what each person was told."""
@@ -79,6 +82,20 @@ class Killing:
                     assert len(told) <= len(log), f"{person.name} was told of events the store lost"
                     seen = [event_to_json(e.seen_by(person.seat)) for e in store.game(number).events[:len(told)]]
                     assert told == seen, f"{person.name} was told what the store does not hold"
+
+    def diagnosis(self) -> str:
+        """What a failure should say: the kills' times, each table's log in the store and what each of its people
+        was told and last heard, and the end of the servers' log."""
+        lines = [f"kills at {[round(t, 2) for t in self.killed_at]}"]
+        with Store(self.folder / STORE_FILE) as store:
+            for number, people in self.games[-2 * TABLES:]:
+                game = store.game(number)
+                lines.append(f"table {number}: {len(game.events)} events in the store, waiting for"
+                             f" {game.waiting_for() if not game.over else 'nobody (over)'}")
+                lines.extend(f"  {person.name}: {person.lately()}" for person in people)
+        lines.append("server log (last 40 lines):")
+        lines.extend(self.log.read_text().splitlines()[-40:] if self.log.exists() else [])
+        return "\n".join(lines)
 
     async def table(self, slot: int) -> None:
         """Games one after another at this slot, each two people and a computer player, until the kills are done."""
@@ -119,6 +136,8 @@ def test_games_survive_thirty_kills_at_random_moments(tmp_path: Path) -> None:
                              *(killing.table(slot) for slot in range(TABLES)))
     try:
         asyncio.run(go())
+    except AssertionError as failed:
+        raise AssertionError(f"{failed}\n{killing.diagnosis()}") from failed
     finally:
         killing.server.stop(signal.SIGKILL)
     assert len(killing.kills) == KILLS and all(killing.kills), killing.kills  # each during a game at least
@@ -129,7 +148,8 @@ def test_games_survive_thirty_kills_at_random_moments(tmp_path: Path) -> None:
             game = store.game(number)
             assert game.over, number
             for person in people:
-                assert person.seat is not None and person.won and person.mismatches == [], person.mismatches
+                assert person.seat is not None and person.won, person.name
+                assert person.mismatches == [], "\n".join(person.mismatches)
                 assert person.told == [event_to_json(e.seen_by(person.seat)) for e in game.events]
     connections = [p.connections for _, people in killing.games for p in people]
     assert max(connections) > 5, connections  # they connected again by themselves, game after game

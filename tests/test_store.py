@@ -72,6 +72,9 @@ def test_the_file_is_in_wal_mode_with_full_sync_and_its_schema_version(tmp_path:
     with Store(path) as store:
         assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         assert store._db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    with Store(path, later=True) as store:  # the server's: NORMAL, and the outbox's thread syncs
+        assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 1
+        assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -253,7 +256,7 @@ def test_a_file_of_version_one_is_brought_up_to_date_and_a_newer_one_refused(tmp
     layouts = []
     for path in (fresh, old):
         raw = sqlite3.connect(path)
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         layouts.append(sorted(raw.execute("SELECT type, name, sql FROM sqlite_schema")))
         raw.close()
     assert layouts[0] == layouts[1]  # brought up to date, an old file is laid out as a new one

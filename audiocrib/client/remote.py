@@ -66,6 +66,8 @@ class OnlineClient:
         """When (by ``clock``) the view came."""
         self.count_ms: int | None = None
         """The milliseconds left on the server's counting clock for this seat's count when the view came."""
+        self.move_ms: tuple[int, int] | None = None
+        """Whose move the move time limit waits on and its milliseconds left when the view came, or None."""
         self.version = 0
         """Counts the views received: the shell looks for news when it changes."""
         self.seated = 0
@@ -125,6 +127,8 @@ class OnlineClient:
                 view = dataclasses.replace(message.view, events=tuple(self.log))
             self.view, self.viewed_at = view, self.clock()
             self.count_ms = message.count_ms
+            self.move_ms = None if message.move_ms is None or message.move_seat is None else (
+                message.move_seat, message.move_ms)
             self.version += 1
         elif isinstance(message, m.ChatFrom):
             self.inbox.append(Said("chat", message.text, message.sender))
@@ -279,6 +283,13 @@ class RemoteTable:
         if self.client.count_ms is None:
             return float(view.rules.count_timer)
         return max(0.0, self.client.count_ms / 1000 - (self.client.clock() - self.client.viewed_at))
+
+    def move_time(self) -> tuple[int, float] | None:
+        """Whose move the server's move time limit waits on, and the seconds it has left now; None without one."""
+        if self.client.move_ms is None:
+            return None
+        seat, ms = self.client.move_ms
+        return seat, max(0.0, ms / 1000 - (self.client.clock() - self.client.viewed_at))
 
     def caught_up(self) -> bool:
         """False: the server's computer players move by themselves."""

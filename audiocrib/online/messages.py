@@ -78,6 +78,8 @@ _LOG_INDEX = Number(0, MAX_VIEW_EVENTS)
 MAX_EARLY = 1000
 """The most events a `LookBack` may name as heard early."""
 MAX_COUNT_MS = 3_600_000
+MAX_MOVE_MS = 3_700_000
+"""More than the longest move time limit (an hour) with the time added for laying away after a show."""
 _RULES, _ACTION, _VIEW, _EVENT = RulesField(), ActionField(), ViewField(), EventField()
 PERSON = "person"
 """A seat kept for a person, in `CreateTable.seats`; the other entries are computer levels."""
@@ -263,6 +265,9 @@ class Seat:
     name: str | None = field(metadata={"field": Maybe(NAME)})
     computer: str | None = field(metadata={"field": Maybe(Choice(*COMPUTER_LEVELS))})
     connected: bool = field(metadata={"field": Flag()})
+    person: bool = field(default=True, metadata={"field": Flag()})
+    """True for a person's seat (open, taken, or kept by a computer player while they are away); False for a
+    computer player's own seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +305,12 @@ class ViewOf(Message):
     server's counting clock (None otherwise)."""
     whole: bool = field(default=True, metadata={"field": Flag()})
     """True when ``view.events`` is the seat's whole log; False when they are left out (after a move)."""
+    move_ms: int | None = field(default=None, metadata={"field": Maybe(Number(0, MAX_MOVE_MS))})
+    """At a table with a move time limit, while the game waits on a person: the milliseconds left for the move of
+    ``move_seat`` (None otherwise)."""
+    move_seat: int | None = field(default=None, metadata={"field": Maybe(_SEAT)})
+    """Whose move ``move_ms`` times: this seat if the game waits on it, else the person waited on with least time
+    left (None with no ``move_ms``)."""
 
     def __post_init__(self) -> None:
         if not self.whole and self.view.events:

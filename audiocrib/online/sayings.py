@@ -6,7 +6,7 @@ in the lobby, and a line of chat.
 >>> table_line(TableSummary(4, "Ann", Rules(players=4, team_size=2), 2, 1, False))
 "Table 4, Ann's: six-card cribbage, four players in two teams of two, to 121; two seats open, one computer player."
 >>> state = TableState(4, "K7D3M9", 0, 1, Rules(players=3), (Seat("Ann", None, True), Seat("Bob", None, True),
-...                    Seat(None, "easy", True)), True, None)
+...                    Seat(None, "easy", True, person=False)), True, None)
 >>> who_is_here(state)
 'At table 4: Ann, the host; you, Bob; and Easy, a computer player. The code is K 7 D 3 M 9.'
 >>> chat_line("Ann", "<b>gg</b>")
@@ -19,7 +19,8 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
 from audiocrib.online.messages import Lobby, TableState, TableSummary
 
-__all__ = ["chat_line", "code_words", "lobby_people", "rules_words", "table_line", "who_is_here"]
+__all__ = ["back_line", "chat_line", "code_words", "gone_line", "left_for_now_line", "lobby_people", "rules_words",
+           "table_line", "who_is_here"]
 
 
 def rules_words(rules: Rules) -> str:
@@ -54,11 +55,11 @@ def who_is_here(state: TableState) -> str:
     """Who sits at the table: each seat's holder, the host, who is away, the computer players; and the code."""
     people = []
     for number, seat in enumerate(state.seats):
-        if seat.name is None and seat.computer is None:
-            people.append("an open seat")
-            continue
-        if seat.name is None or _computer_named(seat.name, seat.computer):
+        if not seat.person:
             people.append(f"{seat.name or (seat.computer or '').capitalize()}, a computer player")
+            continue
+        if seat.name is None:
+            people.append("an open seat")
             continue
         words = "you" if number == state.you else seat.name
         if number == state.you and number != state.host:
@@ -77,11 +78,6 @@ def who_is_here(state: TableState) -> str:
     return f"At table {state.number}: {listed}.{waiting}{code}"
 
 
-def _computer_named(name: str, level: str | None) -> bool:
-    """True for a computer player's own seat ("Easy", "Easy 2"), not a person's seat it keeps."""
-    return level is not None and name.split(" ")[0].casefold() == level
-
-
 def lobby_people(lobby: Lobby) -> str:
     """Who is in the lobby (connected to the server)."""
     if not lobby.people:
@@ -89,6 +85,21 @@ def lobby_people(lobby: Lobby) -> str:
     count = _several(len(lobby.people), "person")
     count = count.replace("persons", "people")
     return f"Connected, {count}: " + ", ".join(lobby.people) + "."
+
+
+def gone_line(name: str, playing: bool) -> str:
+    """What the others at the table hear when ``name``'s connection is lost (during the game, or before it)."""
+    return f"{name} has lost the connection; the table waits." if playing else f"{name} is away."
+
+
+def left_for_now_line(name: str) -> str:
+    """What the others hear when ``name`` chooses Leave the table for now while the game is on."""
+    return f"{name} has left the table for now; the table waits."
+
+
+def back_line(name: str) -> str:
+    """What those who heard ``name`` was gone (`gone_line`, `left_for_now_line`) hear when they are back."""
+    return f"{name} is back."
 
 
 def chat_line(sender: str, text: str) -> str:

@@ -20,7 +20,8 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 
 from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 
@@ -74,6 +75,8 @@ class _Connection:
     player: Player | None = None
     token: str | None = None
     table: int | None = None
+    ended: list[int] = field(default_factory=list)
+    """The tables whose end its hello's catch-up told (written as told once sent)."""
 
 
 class _Disconnect(Exception):
@@ -92,7 +95,8 @@ class Server:
         self._by_player: dict[int, _Connection] = {}
         self._closing: set[asyncio.Task[bool]] = set()
         self.outbox = Outbox(store, _store_failed)
-        self.tables = Tables(store, self.limits, self._send_out, lambda player: player in self._by_player)
+        self.tables = Tables(store, self.limits, self._send_out, lambda player: player in self._by_player,
+                             self._after_sent)
 
     # ----------------------------------------------------------------- connections
     def _address(self, remote: str) -> _Address:
@@ -182,6 +186,8 @@ class Server:
             answers = [(None, m.Refused(str(error)))]
         await self._send(connection, answers)
         if isinstance(message, m.Hello) and connection.player is not None:
+            if connection.ended:  # written as told once sent (not before: a kill may come between)
+                self.outbox.put(connection.box, partial(self.tables.told_end, connection.player.id, connection.ended))
             self.tables.wake(connection.player.id)
 
     async def _at_table(self, connection: _Connection, message: m.Message) -> Answers:
@@ -200,13 +206,20 @@ class Server:
             return [(None, self._lobby())]
         return []
 
+    def _after_sent(self, player: int, then: Callable[[], None]) -> None:
+        target = self._by_player.get(player)
+        if target is not None:
+            self.outbox.put(target.box, then)
+
     async def _send_out(self, answers: Outgoing) -> None:
         await self._send(None, answers)
 
     async def _send(self, connection: _Connection | None, answers: Answers | Outgoing) -> None:
         """Send each answer to its player's live connection (``connection`` for None), through the outbox (so
         once what it follows is on disk, and in order); a player not connected misses it (they catch up when
-        back), and a connection that breaks on the way is left to its own close."""
+        back), and a connection that breaks on the way is left to its own close. Each answer goes to the
+        connection its player has now, when it is made: a player back on a new connection later has it in their
+        hello's catch-up, which that connection gets first."""
         for player_id, message in answers:
             target = connection if player_id is None else self._by_player.get(player_id)
             if target is None or target.socket.closed:
@@ -217,7 +230,7 @@ class Server:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
         if isinstance(message, m.Hello):
             welcome = self._hello(connection, message)
-            out, at = self.tables.back(connection.player.id) if connection.player else ([], None)
+            out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
             connection.table = at if at is not None else connection.table
             return [(None, welcome), *out]
         if connection.player is None:

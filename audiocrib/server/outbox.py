@@ -34,6 +34,8 @@ CHECKPOINT_EVERY = 500
 """Commits between two checkpoints (about 2 MB of log at a move's three or four pages): often enough that each is
 short, rare enough to cost little."""
 _log = logging.getLogger(__name__)
+Item = str | Callable[[], None]
+"""A message's text, or a function to call once the messages before it have gone out."""
 
 
 @dataclass(eq=False, slots=True)
@@ -41,7 +43,7 @@ class Mailbox:
     """One connection's messages, sent in order by a task of its own (started when there is something to send)."""
 
     socket: web.WebSocketResponse
-    waiting: deque[str] = field(default_factory=deque)
+    waiting: deque[Item] = field(default_factory=deque)
     writer: asyncio.Task[None] | None = None
 
 
@@ -54,7 +56,7 @@ class Outbox:
     def __init__(self, store: Store, failed: Callable[[OSError], None]) -> None:
         self.store = store
         self._failed = failed
-        self._held: deque[tuple[int, Mailbox, str]] = deque()  # (commits it follows, to whom, what)
+        self._held: deque[tuple[int, Mailbox, Item]] = deque()  # (commits it follows, to whom, what)
         self._durable = 0  # commits known to be on disk (the schema's too, for a new file, only once synced)
         self._wanted = threading.Event()
         self._stopping = False
@@ -65,8 +67,10 @@ class Outbox:
         """How many times the thread made the log durable (for tests and benchmarks)."""
 
     # ----------------------------------------------------------------- on the event loop
-    def put(self, box: Mailbox, text: str) -> None:
-        """Send ``text`` to ``box``'s connection once every commit made so far is on disk (at once if it is)."""
+    def put(self, box: Mailbox, text: Item) -> None:
+        """Send ``text`` to ``box``'s connection once every commit made so far is on disk (at once if it is); a
+        function given instead is called once everything put before it for ``box`` has been written (never if the
+        connection closes first)."""
         if self._durable >= self.store.commits and not self._held:
             self._post(box, text)
             return
@@ -91,7 +95,7 @@ class Outbox:
         if held:  # made after the fsync began: the next covers them
             self._wanted.set()
 
-    def _post(self, box: Mailbox, text: str) -> None:
+    def _post(self, box: Mailbox, text: Item) -> None:
         if box.socket.closed:
             return
         box.waiting.append(text)
@@ -104,7 +108,14 @@ class Outbox:
     async def _write(box: Mailbox) -> None:
         try:
             while box.waiting and not box.socket.closed:
-                await box.socket.send_str(box.waiting.popleft())
+                item = box.waiting.popleft()
+                if isinstance(item, str):
+                    await box.socket.send_str(item)
+                    continue
+                try:
+                    item()
+                except Exception:  # a fault of the server's: the messages after it still go
+                    _log.exception("What was to follow a message's sending failed.")
         except ConnectionError:  # a connection that breaks on the way is left to its own close
             box.waiting.clear()
         finally:

@@ -1,4 +1,5 @@
-"""One table on the server: who sits where, its game, its computer players, and what each person is sent.
+"""One table on the server: its game, its computer players, and what each person is sent; who sits where and who
+is here is `TableSeats`'s (`audiocrib.server.seating`), which a `Room` extends, and its clocks are `Clocks`'s.
 
 A `Room` is synchronous and knows nothing of the network: the network side calls it from its event loop and sends
 what it returns, a list of ``(player id, message)`` pairs (`Outgoing`), or shows the one sentence it returns when
@@ -13,9 +14,10 @@ it, so a room loaded after a restart goes on playing those seats. A computer pla
 from the game's seed, the seat and the number of events before each move (as offline), so a server started again
 makes the same choices.
 
-The clocks are the network side's to run, but the room says what they time: `count_deadline` (the counting clock,
-which every view's ``count_ms`` reads), `people_due` and `late_move` (a computer player's move for a person past
-the table's move time limit). `look_back` is a seat's view at an earlier point of its own log.
+The clocks are the network side's to run, but the room says what they time and keeps them (`clocks`, kept in the
+store): `count_deadline` (the counting clock, which every view's ``count_ms`` reads), `keep_deadlines` (each
+person's move time, which ``move_ms`` reads) and `late_move` (a computer player's move for a person past the
+table's move time limit). `look_back` is a seat's view at an earlier point of its own log.
 
 >>> from audiocrib.engine.actions import Discard
 >>> from audiocrib.engine.rules import Rules
@@ -33,61 +35,41 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
-import time
 from collections.abc import Iterable, Sequence
 
 from audiocrib.engine.actions import Action, CountTimeout
 from audiocrib.engine.errors import IllegalActionError
-from audiocrib.engine.game import Game, Phase
+from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.views import PlayerView
 from audiocrib.online.fields import COMPUTER_LEVELS
 from audiocrib.online.messages import (
-    MAX_COUNT_MS,
     PERSON,
-    Message,
     Notice,
     PastView,
-    TableState,
-    TableSummary,
     ViewOf,
 )
-from audiocrib.online.messages import Seat as SeatState
+from audiocrib.server.clocks import LATE_LEVEL, YOU_WERE_LATE, Clocks, late_count, late_sentence
 from audiocrib.server.computers import Computers
 from audiocrib.server.records import Seat, Status, StoreError, Table, name_key
+from audiocrib.server.seating import Outgoing, TableSeats
 from audiocrib.server.sending import chunks, past_view
 from audiocrib.server.store import Store
 
-__all__ = ["ALL_SEATED", "LATE_LEVEL", "TEN_SECONDS", "YOU_WERE_LATE", "Outgoing", "Room", "late_sentence"]
+__all__ = ["ALL_SEATED", "Outgoing", "Room"]
 
-Outgoing = list[tuple[int, Message]]
-"""What to send: ``(player id, message)`` pairs, in order."""
-LATE_LEVEL = "medium"
-"""The computer player that moves for a person who took longer than the table's move time limit."""
-TEN_SECONDS = "Ten seconds left to move."
-"""Said to a person ten seconds before their move time limit runs out."""
-
-
-YOU_WERE_LATE = "You took too long; a computer player made your move."
-"""Said to the person a computer player moved for."""
 ALL_SEATED = Notice("Every seat is taken; you can start the game.")
 """Said to the host when the last open seat is taken."""
 
 
-def late_sentence(name: str) -> str:
-    """What the table hears when a computer player made ``name``'s move for them."""
-    return f"{name} took too long; a computer player made the move."
-
-
-class Room:
+class Room(TableSeats):
     """The table ``table`` of ``store``, with its game once begun (``game``: for tests and tools; never sent)."""
 
     def __init__(self, store: Store, table: Table, game: Game | None) -> None:
-        self._store = store
-        self._table = table
-        self.game = game
-        self._connected: set[int] = set()
+        super().__init__(store, table, game)
         self._computers = Computers()
-        self._count_deadline: tuple[int, float] | None = None  # (log's length, monotonic time) of the count due
+        self.clocks = Clocks(store, table.id)
+        """The counting clock and the move time limit's deadlines (the network side runs them)."""
 
     @classmethod
     def create(cls, store: Store, host: int, rules: Rules, seats: Sequence[str], public: bool = True,
@@ -116,87 +98,6 @@ class Room:
             raise StoreError("There is no such table.")
         game = store.game(table_id) if store.length(table_id) else None
         return cls(store, table, game)
-
-    # ------------------------------------------------------------ facts
-    @property
-    def table_id(self) -> int:
-        """The table's number."""
-        return self._table.id
-
-    @property
-    def code(self) -> str:
-        """The table's join code."""
-        return self._table.code
-
-    @property
-    def public(self) -> bool:
-        """True if the table is listed in the lobby."""
-        return self._table.public
-
-    @property
-    def status(self) -> Status:
-        """Open, playing or over."""
-        return self._table.status
-
-    @property
-    def move_limit(self) -> int | None:
-        """The seconds a person has for a move (kept with the table), or None for no limit."""
-        return self._table.move_limit
-
-    @property
-    def host(self) -> int:
-        """The host's player id."""
-        return self._table.host
-
-    def seat_of(self, player_id: int) -> int | None:
-        """The seat of this person at this table, or None."""
-        for index, seat in enumerate(self._table.seats):
-            if seat.player is not None and seat.player == player_id:
-                return index
-        return None
-
-    def people(self) -> list[int]:
-        """The player ids of the people seated here, in seat order."""
-        return [seat.player for seat in self._table.seats if seat.player is not None]
-
-    def summary(self) -> TableSummary:
-        """The table as the lobby lists it."""
-        host = self._store.player(self._table.host)
-        computers = sum(seat.computer is not None or seat.stand_in is not None for seat in self._table.seats)
-        return TableSummary(self._table.id, host.name if host else "Nobody", self._table.rules,
-                            len(self._table.open_seats), computers, self._table.status is not Status.OPEN)
-
-    def table_state(self, player_id: int) -> TableState | str:
-        """The table as this seated person sees it: every seat's holder and who is connected."""
-        you = self.seat_of(player_id)
-        if you is None:
-            return "You are not at this table."
-        seats = []
-        for seat in self._table.seats:
-            if seat.computer is not None:
-                seats.append(SeatState(seat.name or None, seat.computer, True))
-            else:
-                seats.append(SeatState(seat.name or None, seat.stand_in, seat.player in self._connected))
-        return TableState(self._table.id, None if self._table.public else self._table.code,
-                          self.seat_of(self._table.host) or 0, you, self._table.rules, tuple(seats),
-                          self._table.status is not Status.OPEN, self.move_limit)
-
-    def _state(self, player_id: int) -> TableState:
-        state = self.table_state(player_id)
-        assert isinstance(state, TableState)
-        return state
-
-    def _to_all(self, make: Message | None = None, but: int | None = None, states: bool = False) -> Outgoing:
-        """``make`` (and each person's table state) for every seated person but ``but``."""
-        out: Outgoing = []
-        for person in self.people():
-            if person == but:
-                continue
-            if states:
-                out.append((person, self._state(person)))
-            if make is not None:
-                out.append((person, make))
-        return out
 
     # ------------------------------------------------------------ before the game
     def join(self, player_id: int, seat: int | None = None) -> Outgoing | str:
@@ -267,36 +168,7 @@ class Room:
             if name != seat.name:
                 self._table = self._store.set_seat(self._table.id, index, Seat(computer=seat.computer, name=name))
 
-    def _refreshed(self) -> Table:
-        table = self._store.table(self._table.id)
-        assert table is not None
-        return table
-
-    def _seat(self, player_id: int) -> int:
-        seat = self.seat_of(player_id)
-        assert seat is not None
-        return seat
-
-    # ------------------------------------------------------------ connections and stand-ins
-    def connected(self, player_id: int, connected: bool) -> Outgoing:
-        """The network side says this person's connection is up or down; the others hear it once."""
-        seat = self.seat_of(player_id)
-        if seat is None or (player_id in self._connected) == connected:
-            return []
-        name = self._table.seats[seat].name
-        if connected:
-            self._connected.add(player_id)
-            sentence = f"{name} is back."
-        else:
-            self._connected.discard(player_id)
-            sentence = f"{name} has lost the connection; the table waits." if self.playing else f"{name} is away."
-        return self._to_all(Notice(sentence), but=player_id, states=True)
-
-    @property
-    def playing(self) -> bool:
-        """True while the game is on (begun, not over)."""
-        return self.game is not None and not self.game.over
-
+    # ------------------------------------------------------------ seats kept by computer players
     def give_seat(self, player_id: int, seat: int, level: str) -> Outgoing | str:
         """The host gives an absent person's seat to a computer player of ``level`` until they take it back."""
         if player_id != self._table.host:
@@ -348,10 +220,6 @@ class Room:
             return "The server could not keep that change to the seat; please ask again."
         return None
 
-    def computer_at(self, seat: int) -> str | None:
-        """The level of the computer player at ``seat`` (its own, or keeping a person's seat), or None."""
-        return self._table.seats[seat].computer or self._table.seats[seat].stand_in
-
     # ------------------------------------------------------------ moves
     def move(self, player_id: int, action: Action) -> Outgoing | str:
         """A person's move: theirs, legal, written; then what each person is sent."""
@@ -386,6 +254,7 @@ class Room:
         except (StoreError, sqlite3.Error):
             self.game = self._store.game(self._table.id)  # back to what is written: nobody heard of this move
             return "The server could not keep that move; please make it again."
+        self.clocks.moved(action.seat)  # their move time starts afresh when the game next waits on them
         if game.over:
             self._table = self._refreshed()
         return self._news(first)
@@ -399,7 +268,7 @@ class Room:
             seat = self._seat(person)
             view = game.view(seat)  # made once for both messages
             out.extend((person, news) for news in chunks(view.events, first))
-            out.append((person, ViewOf(dataclasses.replace(view, events=()), self.count_ms(seat), False)))
+            out.append((person, self._view(seat, dataclasses.replace(view, events=()), False)))
         return out
 
     def catch_up(self, player_id: int, since: int = 0) -> Outgoing | str:
@@ -413,7 +282,7 @@ class Room:
             since = min(max(since, 0), len(self.game.events))
             view = self.game.view(seat)
             out.extend((player_id, news) for news in chunks(view.events, since))
-            out.append((player_id, ViewOf(view, self.count_ms(seat))))
+            out.append((player_id, self._view(seat, view)))
         return out
 
     # ------------------------------------------------------------ computer players
@@ -459,7 +328,6 @@ class Room:
         result = self._apply(CountTimeout(game.counting[0]))
         return result if isinstance(result, list) else []
 
-
     # ------------------------------------------------------------ the move time limit
     def people_due(self) -> frozenset[int]:
         """The seats of people (not kept by a computer player) the game waits on."""
@@ -469,9 +337,10 @@ class Room:
         return frozenset(seat for seat in self.game.waiting_for()
                          if self._table.seats[seat].player is not None and self.computer_at(seat) is None)
 
-    def person_at(self, seat: int) -> int | None:
-        """The player id of the person at ``seat``, or None."""
-        return self._table.seats[seat].player if 0 <= seat < len(self._table.seats) else None
+    def keep_deadlines(self) -> float | None:
+        """Keep the move deadlines of the people the game waits on (`Clocks.keep_moves`); when the next warning
+        or deadline falls, or None."""
+        return self.clocks.keep_moves(self.game, self.people_due(), self.move_limit)
 
     def late_move(self, seat: int) -> Outgoing:
         """The person at ``seat`` took longer than the table's move time limit: a computer player of level
@@ -480,10 +349,7 @@ class Room:
         game = self.game
         if game is None or seat not in self.people_due():
             return []
-        if game.phase is Phase.COUNT and game.rules.count_timer is not None and game.counting is not None:
-            action: Action = CountTimeout(game.counting[0])
-        else:
-            action = self._choice(seat, LATE_LEVEL)[1]
+        action = late_count(game) or self._choice(seat, LATE_LEVEL)[1]
         name = self._table.seats[seat].name
         result = self._apply(action)
         if isinstance(result, str):  # pragma: no cover - the computer's move is legal; a store failure is said
@@ -495,40 +361,27 @@ class Room:
     # ------------------------------------------------------------ the counting clock
     def count_due(self) -> int | None:
         """The log's length if the game waits on a person's manual count and the rules time it, else None."""
-        game = self.game
-        if game is None or game.over or game.counting is None or game.rules.count_timer is None:
-            return None
-        seat = game.counting[0]
-        if self.computer_at(seat) is not None or seat not in game.waiting_for():
-            return None
-        return len(game.events)
+        return self.clocks.count_due(self.game, self.people_due())
 
     def count_deadline(self) -> float | None:
-        """When (on `time.monotonic`) the count now due runs out, or None: the clock starts, at the rules' full
-        time, the first time it is asked for at this point of the log (by the network side's clock task, or for
-        the view sent after the move that asked for the count)."""
-        stamp = self.count_due()
-        if stamp is None:
-            self._count_deadline = None
-            return None
-        if self._count_deadline is None or self._count_deadline[0] != stamp:
-            assert self.game is not None and self.game.rules.count_timer is not None
-            self._count_deadline = stamp, time.monotonic() + self.game.rules.count_timer
-        return self._count_deadline[1]
+        """When (on `time.monotonic`) the count now due runs out, or None (`Clocks.count_deadline`)."""
+        return self.clocks.count_deadline(self.count_due(), self.game.rules.count_timer if self.game else None)
 
     def count_ms(self, seat: int) -> int | None:
         """The milliseconds left on the counting clock when the game waits on ``seat``'s timed count, else None."""
-        deadline = self.count_deadline()
-        if deadline is None or self.game is None or self.game.counting is None or self.game.counting[0] != seat:
-            return None
-        return min(MAX_COUNT_MS, max(0, round((deadline - time.monotonic()) * 1000)))
+        return self.clocks.count_ms(self.count_deadline(), self.game, seat)
+
+    def _view(self, seat: int, view: PlayerView, whole: bool = True) -> ViewOf:
+        """The seat's view with what its clocks say."""
+        self.keep_deadlines()
+        return ViewOf(view, self.count_ms(seat), whole, *self.clocks.move_ms(seat, self.people_due()))
 
     def _view_of(self, seat: int) -> ViewOf:
         """The seat's whole view, with its log (on starting and on taking a seat back). After a move `_news` sends
         the view without its log, which the news just sent carries: the log grows with every move, and sending it
         all again each time would cost the server most of its time."""
         assert self.game is not None
-        return ViewOf(self.game.view(seat), self.count_ms(seat))
+        return self._view(seat, self.game.view(seat))
 
     # ------------------------------------------------------------ looking back
     def look_back(self, player_id: int, told: int, early: Iterable[int]) -> PastView | str:

@@ -59,7 +59,7 @@ from audiocrib.server.records import (
 
 __all__ = ["SCHEMA_VERSION", "Player", "Seat", "Status", "Store", "StoreError", "Table"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 """The layout of the file (SQLite's ``user_version``). A file of an older version is brought up to this one when it
 is opened (`_MIGRATIONS`, in the same transaction); a newer or unknown one is refused, never changed."""
 
@@ -117,6 +117,12 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE tables ADD COLUMN move_limit INTEGER"
         " CHECK (move_limit IS NULL OR (typeof(move_limit) = 'integer' AND move_limit > 0))",
         "ALTER TABLE seats ADD COLUMN stand_in TEXT CHECK (stand_in IS NULL OR player IS NOT NULL)",
+    ),
+    (  # 2 -> 3: whether a person's seat has yet to be told how its game ended (none, for the games there were)
+        "ALTER TABLE seats ADD COLUMN untold INTEGER NOT NULL DEFAULT 0 CHECK (untold IN (0, 1))",
+    ),
+    (  # 3 -> 4: a playing table's clocks (`audiocrib.server.clocks`), so a restart goes on with the time left
+        "CREATE TABLE clocks (table_id INTEGER PRIMARY KEY REFERENCES tables(id), clocks TEXT NOT NULL)",
     ),
 )
 """``_MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""
@@ -353,6 +359,25 @@ class Store:
             " (SELECT table_id FROM seats WHERE player = ?) ORDER BY id", (player,)).fetchall()
         return [self._record(row) for row in rows]
 
+    def untold_ends(self, player: int) -> list[Table]:
+        """The tables whose match ended while ``player`` may not have heard the end (their connection was down,
+        or the server stopped after writing the last move and before sending its news)."""
+        if not _is_id(player):
+            return []
+        rows = self._db.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'over' AND id IN"
+            " (SELECT table_id FROM seats WHERE player = ? AND untold = 1) ORDER BY id", (player,)).fetchall()
+        return [self._record(row) for row in rows]
+
+    def told_end(self, table: int, players: Iterable[int]) -> None:
+        """``players`` have been sent how the table's match ended (`untold_ends` no longer gives it them)."""
+        players = [p for p in players if _is_id(p)]
+        if not _is_id(table) or not players:
+            return
+        with self._writing():
+            self._db.executemany("UPDATE seats SET untold = 0 WHERE table_id = ? AND player = ? AND untold = 1",
+                                 [(table, player) for player in players])
+
     def _record(self, row: Sequence[Any]) -> Table:
         table_id, code, host, public, rules, auto_go, status, move_limit = row
         seats = tuple(Seat(*seat) for seat in self._db.execute(
@@ -377,10 +402,27 @@ class Store:
             self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
         self._playing.pop(table, None)
 
+    # ----------------------------------------------------------------- clocks
+    def clocks(self, table: int) -> str | None:
+        """The table's clocks as `set_clocks` last wrote them, or None."""
+        if not _is_id(table):
+            return None
+        row = self._db.execute("SELECT clocks FROM clocks WHERE table_id = ?", (table,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_clocks(self, table: int, text: str | None) -> None:
+        """Keep the table's clocks (`audiocrib.server.clocks` makes and reads the text), or (None) forget them."""
+        with self._writing():
+            if text is None:
+                self._db.execute("DELETE FROM clocks WHERE table_id = ?", (table,))
+            else:
+                self._db.execute("INSERT OR REPLACE INTO clocks (table_id, clocks) VALUES (?, ?)", (table, text))
+
     # ----------------------------------------------------------------- games
     def start(self, table: int) -> Game:
         """Begin the game of an open table whose seats are all taken; its header and first events (up to the
-        first decision) are on disk when this returns. People's seats are the game's manual seats."""
+        first decision) are committed when this returns (on disk too, unless ``later``: then after `sync`).
+        People's seats are the game's manual seats."""
         with self._writing():
             row = self._table_row(table)
             if Status(row["status"]) is not Status.OPEN:
@@ -398,9 +440,9 @@ class Store:
         return game
 
     def append(self, table: int, first_index: int, events: Iterable[Event]) -> None:
-        """Add ``events`` to the table's log as numbers ``first_index`` on, all or none, and return only when
-        they are on disk. ``first_index`` must be the log's length: a gap or a repeat is refused. A `MatchWon`
-        among them ends the table."""
+        """Add ``events`` to the table's log as numbers ``first_index`` on, all or none, and return once they are
+        committed (on disk too, unless ``later``: then after `sync`). ``first_index`` must be the log's length: a
+        gap or a repeat is refused. A `MatchWon` among them ends the table."""
         events = tuple(events)
         with self._writing():
             if not _is_id(table) or self._playing.get(table) != first_index:  # else this store wrote the end
@@ -427,8 +469,9 @@ class Store:
         events = list(events)
         rows = [(table, first_index + i, event_row(e)) for i, e in enumerate(events)]
         self._db.executemany("INSERT INTO events (table_id, idx, event) VALUES (?, ?, ?)", rows)
-        if any(isinstance(e, MatchWon) for e in events):
+        if any(isinstance(e, MatchWon) for e in events):  # with the end, every person has it yet to be told
             self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
+            self._db.execute("UPDATE seats SET untold = 1 WHERE table_id = ? AND player IS NOT NULL", (table,))
 
     def _length(self, table: int) -> int:
         length: int = self._db.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM events WHERE table_id = ?",

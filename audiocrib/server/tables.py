@@ -14,8 +14,9 @@ The move time limit is the server's too: when a table has one (``move_limit`` se
 waits on has a deadline from the moment it began waiting on them (kept while others move, as when laying away,
 and set afresh once they move and are asked again). Ten seconds before it runs out (when the limit is twenty
 seconds or more) that person alone hears `TEN_SECONDS`; when it runs out, `Room.late_move` has a computer player
-make that one move for them, and the table hears so. One alarm task per room sleeps until the next of these.
-Deadlines live only in memory: after a restart every clock starts again at its full time.
+make that one move for them, and the table hears so. One alarm task per room sleeps until the next of these. The
+deadlines are the room's `Clocks`, kept in the store: after a restart each clock goes on with the time it had
+left (`audiocrib.server.clocks`).
 
 When the server starts, `wake_all` sets going every game under way (computer players and clocks), so nothing
 waits for a person to reconnect. A table whose match is over is let go from memory once its final news is sent,
@@ -26,57 +27,46 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from functools import partial
 
 from audiocrib.engine.errors import SaveError
-from audiocrib.engine.game import Phase
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
+from audiocrib.server.clocks import TEN_SECONDS
 from audiocrib.server.limits import Limits
 from audiocrib.server.records import Status, StoreError
-from audiocrib.server.room import TEN_SECONDS, Outgoing, Room
+from audiocrib.server.room import Outgoing, Room
 from audiocrib.server.store import Store
 
-__all__ = ["NO_TABLE", "UNDER_WAY", "Tables"]
+__all__ = ["NO_TABLE", "Tables"]
 
 NO_TABLE = "You are not at a table; join one first."
-UNDER_WAY = ("The game is under way, so your seat stays yours; the host can give it to a computer player while you"
-             " are away.")
-"""The answer to leaving a table whose game has begun."""
 Send = Callable[[Outgoing], Awaitable[None]]
 Connected = Callable[[int], bool]
+AfterSent = Callable[[int, Callable[[], None]], None]
+"""Call the function once everything sent so far to the player's live connection has gone out (never, if that
+connection closes first)."""
 """Whether a player (by id) has a live connection now."""
-WARNING_SECONDS = 10
-SHOW_SECONDS = 30
-"""Added to the move time limit for laying away after a show: the player hears the show, goes on from the pause
-after it, and then hears the new hand, before the lay-away is theirs to make."""
-"""How long before the move time limit runs out the person is warned (for limits of twice that or more)."""
 _log = logging.getLogger(__name__)
-
-
-@dataclass(slots=True)
-class _Deadline:
-    """When a person's move time runs out (`time.monotonic`), and whether they were warned."""
-
-    at: float
-    warned: bool
 
 
 class Tables:
     """The rooms of ``store``'s tables, loaded as they are touched, and each room's computer and clock tasks."""
 
-    def __init__(self, store: Store, limits: Limits, send: Send, connected: Connected = lambda player: False) -> None:
+    def __init__(self, store: Store, limits: Limits, send: Send, connected: Connected = lambda player: False,
+                 after_sent: AfterSent = lambda player, then: then()) -> None:
         self.store = store
         self.limits = limits
         self._send = send
         self._is_connected = connected
+        self._after_sent = after_sent
         self._rooms: dict[int, Room] = {}
         self._locks: dict[int, asyncio.Lock] = {}  # one per room: its moves and their sending, one at a time
         self._computers: dict[int, asyncio.Task[None]] = {}
         self._clocks: dict[int, tuple[int, asyncio.Task[None]]] = {}  # table -> (log's length, its clock)
-        self._deadlines: dict[int, dict[int, _Deadline]] = {}  # table -> seat -> its person's move deadline
         self._alarms: dict[int, tuple[float, asyncio.Task[None]]] = {}  # table -> (when, its task)
 
     def room(self, table: int, but: int | None = None) -> Room:
@@ -95,18 +85,19 @@ class Tables:
 
     @property
     def loaded(self) -> frozenset[int]:
-        """The tables with anything in memory: a room, a lock, a task or a deadline."""
-        return frozenset({*self._rooms, *self._locks, *self._computers, *self._clocks, *self._deadlines,
-                          *self._alarms})
+        """The tables with anything in memory: a room (with its deadlines), a lock or a task."""
+        return frozenset({*self._rooms, *self._locks, *self._computers, *self._clocks, *self._alarms})
 
     def _let_go(self, room: Room) -> None:
-        """Forget a table whose match is over (its final news sent): its room, lock, tasks and deadlines."""
+        """Forget a table whose match is over (its final news sent): its room, lock and tasks."""
         table = room.table_id
+        for person in room.people():  # the others are told when they are back (`back`)
+            if self._is_connected(person):
+                self._after_sent(person, partial(self.told_end, person, [table]))
         clock, alarm = self._clocks.pop(table, None), self._alarms.pop(table, None)
         for held in (self._computers.pop(table, None), clock and clock[1], alarm and alarm[1]):
             if held is not None and held is not asyncio.current_task():
                 held.cancel()
-        self._deadlines.pop(table, None)
         if self._rooms.get(table) is room:
             del self._rooms[table]
         lock = self._locks.get(table)
@@ -128,20 +119,19 @@ class Tables:
     # ----------------------------------------------------------------- what a person does at the table
     async def act(self, player: int, table: int | None, message: m.Message) -> bool:
         """Start, move, leave, give a seat or take it back at the player's table, sending what the room returns;
-        True if the player has left the table. The room's refusal is raised as `ProtocolError`."""
+        True if the player has left the table (for the lobby; during the game, for now: the seat stays theirs and
+        the others hear so). The room's refusal is raised as `ProtocolError`."""
         room = self._at(table)
         async with self._lock(room):
             if isinstance(message, m.Start):
                 out = room.start(player)
             elif isinstance(message, m.Move):
                 out = room.move(player, message.action)
-                if not isinstance(out, str):
-                    self._moved(room, message.action.seat)
             elif isinstance(message, m.Leave):
                 if room.status is Status.OVER:  # nothing to keep a seat for
                     out = [] if room.seat_of(player) is not None else NO_TABLE
                 elif room.status is Status.PLAYING and room.seat_of(player) is not None:
-                    out = UNDER_WAY
+                    out = room.step_away(player)  # for now: the seat stays theirs
                 else:
                     out = room.leave(player)
             elif isinstance(message, m.GiveSeat):
@@ -171,9 +161,11 @@ class Tables:
                 async with self._lock(room):
                     await self._send(room.connected(player, up))
 
-    def back(self, player: int) -> tuple[Outgoing, int | None]:
+    def back(self, player: int) -> tuple[Outgoing, int | None, list[int]]:
         """A player who said hello is back at each table they sit at: the others hear it, and at a game under
-        way the player gets the table, the game so far and their view. Also the table to be at (or None)."""
+        way the player gets the table, the game so far and their view. So they do for a game that ended while
+        they may not have heard its end (`Store.untold_ends`). Also the table to be at (or None), and the tables
+        whose end they are sent (`told_end` once it is sent)."""
         out: Outgoing = []
         at: int | None = None
         for table in self.store.tables_of(player):
@@ -184,7 +176,21 @@ class Tables:
                 out.extend(caught if isinstance(caught, list) else [])
             if at is None or room.game is not None:
                 at = table.id
-        return out, at
+        ended = []
+        for table in self.store.untold_ends(player):
+            caught = self.room(table.id).catch_up(player, since=0)  # over: loaded for this one use
+            if isinstance(caught, list):
+                out[:0] = caught  # before the tables under way, so the last table heard of is the one to be at
+                ended.append(table.id)
+        return out, at, ended
+
+    def told_end(self, player: int, tables: list[int]) -> None:
+        """The player was sent how these tables' matches ended (written once it went out: `AfterSent`)."""
+        for table in tables:
+            try:
+                self.store.told_end(table, [player])
+            except (StoreError, sqlite3.Error):
+                _log.exception("Table %d: who heard its end could not be written.", table)
 
     def wake_all(self) -> int:
         """Set going every table whose game is under way (when the server starts): its computer players, its
@@ -261,33 +267,13 @@ class Tables:
         if deadline is not None:  # the same clock the views' count_ms reads
             await asyncio.sleep(max(0.0, deadline - time.monotonic()))
         async with self._lock(room):
-            counting = room.game.counting if room.game is not None else None
-            out = room.count_timeout(stamp)
-            if out and counting is not None:
-                self._moved(room, counting[0])
-            await self._send(out)
+            await self._send(room.count_timeout(stamp))
         self.go(room)
 
-    def _moved(self, room: Room, seat: int) -> None:
-        """The person at ``seat`` has moved: their move time starts afresh when the game next waits on them."""
-        self._deadlines.get(room.table_id, {}).pop(seat, None)
-
     def _alarm(self, room: Room) -> None:
-        """Keep a deadline for each person the game waits on (at a table with a move time limit), and the room's
+        """Keep the room's deadline for each person the game waits on (at a table with a move time limit), and its
         alarm task set for the next warning or deadline (or stop it when none is due)."""
-        limit = room.move_limit
-        due = room.people_due() if limit is not None else frozenset()
-        deadlines = self._deadlines.setdefault(room.table_id, {})
-        for seat in [s for s in deadlines if s not in due]:
-            del deadlines[seat]
-        game = room.game
-        after_show = game is not None and game.phase is Phase.DISCARD and (game.deal_number > 1 or game.game_number > 1)
-        for seat in due:
-            if seat not in deadlines:
-                assert limit is not None
-                deadlines[seat] = _Deadline(time.monotonic() + limit + (SHOW_SECONDS if after_show else 0),
-                                            warned=limit < 2 * WARNING_SECONDS)
-        when = min((d.at if d.warned else d.at - WARNING_SECONDS for d in deadlines.values()), default=None)
+        when = room.keep_deadlines()
         held = self._alarms.get(room.table_id)
         if held is not None and held[0] == when and not held[1].done():
             return
@@ -296,26 +282,21 @@ class Tables:
             if held[1] is not asyncio.current_task():
                 held[1].cancel()
         if when is None:
-            self._deadlines.pop(room.table_id, None)
             return
         task = asyncio.get_running_loop().create_task(self._ring(room, when))
         self._alarms[room.table_id] = when, task
         task.add_done_callback(self._done)
 
     async def _ring(self, room: Room, when: float) -> None:
-        """At ``when``: warn whoever has ten seconds left, or have a computer player move for one who ran out."""
+        """At ``when``: warn whoever has ten seconds left, or have a computer player move for one who ran out (one
+        move; the game may then wait on others, whose deadlines are looked at afresh)."""
         await asyncio.sleep(max(0.0, when - time.monotonic()))
         async with self._lock(room):
-            now, out = time.monotonic(), []
-            deadlines = self._deadlines.get(room.table_id, {})
-            for seat, deadline in sorted(deadlines.items(), key=lambda item: item[1].at):
-                if deadline.at <= now:
-                    del deadlines[seat]
-                    out.extend(room.late_move(seat))
-                    break  # one move; the game may then wait on others, whose deadlines are looked at afresh
+            late, warn = room.clocks.ring(time.monotonic())
+            out = room.late_move(late) if late is not None else []
+            for seat in warn:
                 person = room.person_at(seat)
-                if not deadline.warned and deadline.at - WARNING_SECONDS <= now and person is not None:
-                    deadline.warned = True
+                if person is not None:
                     out.append((person, m.Notice(TEN_SECONDS)))
             await self._send(out)
         self.go(room)

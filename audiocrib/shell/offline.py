@@ -98,6 +98,10 @@ class OfflineTable:
         """None: the shell keeps the counting clock here, and pauses it while the game menu is open."""
         return None
 
+    def move_time(self) -> tuple[int, float] | None:
+        """None: a game on this computer has no move time limit."""
+        return None
+
     def caught_up(self) -> bool:
         """The computer players lay away at once (not paced: everyone lays away together); True if any did."""
         game = self.game

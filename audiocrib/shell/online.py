@@ -448,6 +448,8 @@ class OnlineScreens(SessionCore):
             if refused is None:
                 self._to_lobby("Lobby: ")
                 return
+        elif client is not None and client.state is not None and client.connected:
+            client.leave()  # so the others hear you left for now, not that your connection was lost
         self._close_online()
         if self.online_only:
             self.say("You left the table; your seat is kept for you, and connecting again takes you back to it.")

@@ -71,6 +71,10 @@ class Table(Protocol):
         timeout comes as news). None: the table leaves the clock to the shell, which times ``rules.count_timer``
         and sends `CountTimeout` when it runs out."""
 
+    def move_time(self) -> tuple[int, float] | None:
+        """At a table with a move time limit (kept elsewhere): the seat whose move is waited on (the player's own
+        when it is theirs) and the seconds it has left; None without one."""
+
     def caught_up(self) -> bool:
         """The player has heard every event and is not looking back at a pause: the computer players may lay away
         now (so a muggins call stays open until the player goes on). True if anything happened."""

@@ -146,6 +146,9 @@ class TableKeys(SessionCore):
         text = answers.turn(self.view())
         if self.moment == "count" and self.count_clock.running:
             text += f" {_number(self.count_clock.left()).capitalize()} seconds left to count."
+        moving = self.table.move_time() if self.table is not None else None
+        if moving is not None:
+            text += " " + answers.move_time(self.view(), *moving)
         self.say(text)
 
     def _key_hand(self, key: str) -> None:

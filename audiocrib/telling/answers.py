@@ -20,6 +20,7 @@ Each answer also says something sensible outside its phase ("There is no count u
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
 
 from audiocrib.engine.cards import Card, spoken_list
@@ -40,7 +41,7 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.engine.scoring import ScoreItem, ScoreKind
 from audiocrib.engine.views import PlayerView
 from audiocrib.telling.listener import SeatNames, match_phrase
-from audiocrib.telling.phrases import card_names, cards_phrase, join_words, points_phrase
+from audiocrib.telling.phrases import capitalised, card_names, cards_phrase, join_words, points_phrase
 from audiocrib.telling.play import counted_first
 from audiocrib.telling.words import count_aloud
 
@@ -51,6 +52,7 @@ __all__ = [
     "hand",
     "held",
     "last_play",
+    "move_time",
     "on_the_table",
     "prompt",
     "scores",
@@ -227,6 +229,17 @@ def _waiting_to_lay_away(view: PlayerView) -> list[int]:
     players = view.rules.players
     return sorted((seat for seat in range(players) if not view.laid_away[seat] and seat != view.seat),
                   key=lambda seat: (seat - view.seat) % players)
+
+
+def move_time(view: PlayerView, seat: int, seconds: float) -> str:
+    """Key t, after whose turn it is, at a table with a move time limit: how long ``seat`` has left for the move
+    the game waits on. "Twenty seconds left for your move." or "Ann has one second left to move."
+    """
+    whole = max(0, math.ceil(seconds))
+    left = f"{number_words(whole)} {'second' if whole == 1 else 'seconds'} left"
+    if seat == view.seat:
+        return f"{capitalised(left)} for your move."
+    return f"{_seats(view).seat(seat, True)} has {left} to move."
 
 
 def turn(view: PlayerView) -> str:
