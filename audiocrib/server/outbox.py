@@ -8,9 +8,6 @@ Every message to a connection goes through the outbox, in the order the server m
 commit waits for the ``fsync`` that covers that commit, and every message after it waits behind it, so no one
 hears of a move that a power cut could take back, and no connection hears two things out of order. Each connection
 has a `Mailbox`, written by a task of its own, so a client that does not read holds up only itself.
-
-    >>> Outbox.__doc__ is not None
-    True
 """
 
 from __future__ import annotations
@@ -71,7 +68,7 @@ class Outbox:
         """Send ``text`` to ``box``'s connection once every commit made so far is on disk (at once if it is); a
         function given instead is called once everything put before it for ``box`` has been written (never if the
         connection closes first)."""
-        if self._durable >= self.store.commits and not self._held:
+        if (self._durable >= self.store.commits or not self.store.later) and not self._held:
             self._post(box, text)
             return
         self._held.append((self.store.commits, box, text))
@@ -135,7 +132,11 @@ class Outbox:
     def flush(self) -> None:
         """Make every commit durable now, on this thread, and send everything held (when the server stops)."""
         if self._durable < self.store.commits:
-            self.store.sync()
+            try:
+                self.store.sync()
+            except OSError as error:
+                self._failed(error)
+                return
         self._release(self.store.commits)
 
     def stop(self) -> None:
