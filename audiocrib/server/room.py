@@ -264,11 +264,12 @@ class Room(TableSeats):
         game = self.game
         assert game is not None
         out: Outgoing = []
+        due = self.people_due()  # the same for every seat's view
         for person in self.people():
             seat = self._seat(person)
             view = game.view(seat)  # made once for both messages
             out.extend((person, news) for news in chunks(view.events, first))
-            out.append((person, self._view(seat, dataclasses.replace(view, events=()), False)))
+            out.append((person, self._view(seat, dataclasses.replace(view, events=()), False, due)))
         return out
 
     def catch_up(self, player_id: int, since: int = 0) -> Outgoing | str:
@@ -359,22 +360,24 @@ class Room(TableSeats):
                 *([(late, Notice(YOU_WERE_LATE))] if late is not None else []), *result]
 
     # ------------------------------------------------------------ the counting clock
-    def count_due(self) -> int | None:
-        """The log's length if the game waits on a person's manual count and the rules time it, else None."""
-        return self.clocks.count_due(self.game, self.people_due())
+    def count_due(self, due: frozenset[int] | None = None) -> int | None:
+        """The log's length if the game waits on a person's manual count and the rules time it, else None
+        (``due``: `people_due`, when the caller has it)."""
+        return self.clocks.count_due(self.game, self.people_due() if due is None else due)
 
-    def count_deadline(self) -> float | None:
+    def count_deadline(self, due: frozenset[int] | None = None) -> float | None:
         """When (on `time.monotonic`) the count now due runs out, or None (`Clocks.count_deadline`)."""
-        return self.clocks.count_deadline(self.count_due(), self.game.rules.count_timer if self.game else None)
+        return self.clocks.count_deadline(self.count_due(due), self.game.rules.count_timer if self.game else None)
 
-    def count_ms(self, seat: int) -> int | None:
+    def count_ms(self, seat: int, due: frozenset[int] | None = None) -> int | None:
         """The milliseconds left on the counting clock when the game waits on ``seat``'s timed count, else None."""
-        return self.clocks.count_ms(self.count_deadline(), self.game, seat)
+        return self.clocks.count_ms(self.count_deadline(due), self.game, seat)
 
-    def _view(self, seat: int, view: PlayerView, whole: bool = True) -> ViewOf:
-        """The seat's view with what its clocks say."""
-        self.keep_deadlines()
-        return ViewOf(view, self.count_ms(seat), whole, *self.clocks.move_ms(seat, self.people_due()))
+    def _view(self, seat: int, view: PlayerView, whole: bool = True, due: frozenset[int] | None = None) -> ViewOf:
+        """The seat's view with what its clocks say (``due``: `people_due`, when the caller has it)."""
+        due = self.people_due() if due is None else due
+        self.clocks.keep_moves(self.game, due, self.move_limit)
+        return ViewOf(view, self.count_ms(seat, due), whole, *self.clocks.move_ms(seat, due))
 
     def _view_of(self, seat: int) -> ViewOf:
         """The seat's whole view, with its log (on starting and on taking a seat back). After a move `_news` sends
