@@ -22,8 +22,8 @@ from audiocrib.engine.errors import SaveError
 from audiocrib.engine.events import event_to_json
 from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
-from audiocrib.server import store as store_module
 from audiocrib.server.records import CODE_DIGITS, CODE_LETTERS
+from audiocrib.server.schema import SCHEMA
 from audiocrib.server.store import SCHEMA_VERSION, Seat, Status, Store, StoreError, Table
 from tests.helpers import TABLES, random_action
 
@@ -240,7 +240,7 @@ def test_a_file_of_version_one_is_brought_up_to_date_and_a_newer_one_refused(tmp
     fresh, old = tmp_path / "fresh.sqlite3", tmp_path / "old.sqlite3"
     Store(fresh).close()
     raw = sqlite3.connect(old)  # a file as the first version of the store left it, with a table in it
-    raw.executescript(store_module._SCHEMA)
+    raw.executescript(SCHEMA)
     raw.execute("INSERT INTO players VALUES (1, 'Ann', 'ann', x'00', 0)")
     raw.execute("INSERT INTO tables VALUES (1, 'K4R7W2', 1, 1, ?, 1, 'playing', 7, 0)",
                 (json.dumps(Rules().to_json()),))

@@ -56,76 +56,9 @@ from audiocrib.server.records import (
     read_code,
     token_hash,
 )
+from audiocrib.server.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 __all__ = ["SCHEMA_VERSION", "Player", "Seat", "Status", "Store", "StoreError", "Table"]
-
-SCHEMA_VERSION = 4
-"""The layout of the file (SQLite's ``user_version``). A file of an older version is brought up to this one when it
-is opened (`_MIGRATIONS`, in the same transaction); a newer or unknown one is refused, never changed."""
-
-_SCHEMA = """
-CREATE TABLE players (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    name_key TEXT NOT NULL UNIQUE,
-    token_hash BLOB NOT NULL UNIQUE,
-    created REAL NOT NULL
-);
-CREATE TABLE tables (
-    id INTEGER PRIMARY KEY,
-    code TEXT NOT NULL,
-    host INTEGER NOT NULL REFERENCES players(id),
-    public INTEGER NOT NULL CHECK (public IN (0, 1)),
-    rules TEXT NOT NULL,
-    auto_go INTEGER NOT NULL CHECK (auto_go IN (0, 1)),
-    status TEXT NOT NULL CHECK (status IN ('open', 'playing', 'over')),
-    seed INTEGER NOT NULL,
-    created REAL NOT NULL
-);
-CREATE UNIQUE INDEX tables_code ON tables(code) WHERE status != 'over';
-CREATE TABLE seats (
-    table_id INTEGER NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL CHECK (seat >= 0),
-    player INTEGER REFERENCES players(id),
-    computer TEXT,
-    name TEXT NOT NULL,
-    PRIMARY KEY (table_id, seat),
-    CHECK (player IS NULL OR computer IS NULL)
-) WITHOUT ROWID;
-CREATE INDEX seats_player ON seats(player) WHERE player IS NOT NULL;
-CREATE TABLE games (
-    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
-    header TEXT NOT NULL
-);
-CREATE TABLE events (
-    table_id INTEGER NOT NULL REFERENCES games(table_id),
-    idx INTEGER NOT NULL CHECK (idx >= 0),
-    event TEXT NOT NULL,
-    PRIMARY KEY (table_id, idx)
-) WITHOUT ROWID;
-CREATE TRIGGER events_in_order BEFORE INSERT ON events
-WHEN NEW.idx != (SELECT COALESCE(MAX(idx) + 1, 0) FROM events WHERE table_id = NEW.table_id)
-BEGIN SELECT RAISE(ABORT, 'events are appended in order'); END;
-CREATE TRIGGER events_kept BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'events are never changed'); END;
-"""
-"""Version 1 of the file; a new file is made as version 1, then brought up to date like an old one, so the two
-never differ."""
-
-_MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (  # 1 -> 2: the move time limit kept with its table, and the computer player keeping a person's seat
-        "ALTER TABLE tables ADD COLUMN move_limit INTEGER"
-        " CHECK (move_limit IS NULL OR (typeof(move_limit) = 'integer' AND move_limit > 0))",
-        "ALTER TABLE seats ADD COLUMN stand_in TEXT CHECK (stand_in IS NULL OR player IS NOT NULL)",
-    ),
-    (  # 2 -> 3: whether a person's seat has yet to be told how its game ended (none, for the games there were)
-        "ALTER TABLE seats ADD COLUMN untold INTEGER NOT NULL DEFAULT 0 CHECK (untold IN (0, 1))",
-    ),
-    (  # 3 -> 4: a playing table's clocks (`audiocrib.server.clocks`), so a restart goes on with the time left
-        "CREATE TABLE clocks (table_id INTEGER PRIMARY KEY REFERENCES tables(id), clocks TEXT NOT NULL)",
-    ),
-)
-"""``_MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""
 
 _TABLE_COLUMNS = "id, code, host, public, rules, auto_go, status, move_limit"
 
@@ -142,13 +75,15 @@ class Store:
         self._playing: dict[int, int] = {}  # playing table -> its log's length, as this store last wrote it
         self.commits = 0
         """Write transactions committed through this store (each in the log when counted)."""
-        self._later = later and self._path != ":memory:"
+        self.later = later and self._path != ":memory:"
+        """True when a commit is on disk only after `sync` (the server's store); False when each is at once (or,
+        in memory, never)."""
         self._log_handle: int | None = None
         self._handle_lock = threading.Lock()
         try:
             self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute(f"PRAGMA synchronous = {'NORMAL' if self._later else 'FULL'}")
-            if self._later:  # the outbox's thread checkpoints; here one would stop every table for it
+            self._db.execute(f"PRAGMA synchronous = {'NORMAL' if self.later else 'FULL'}")
+            if self.later:  # the outbox's thread checkpoints; here one would stop every table for it
                 self._db.execute("PRAGMA wal_autocheckpoint = 0")
                 self._db.execute(f"PRAGMA journal_size_limit = {64 * 2**20}")
             self._db.execute("PRAGMA foreign_keys = ON")
@@ -164,13 +99,13 @@ class Store:
             if version == 0:
                 if self._db.execute("SELECT COUNT(*) FROM sqlite_schema").fetchone()[0]:
                     raise StoreError("This file is not an audiocrib server's data.")
-                for statement in _SCHEMA.split(";\n"):  # one by one: executescript would commit midway
+                for statement in SCHEMA.split(";\n"):  # one by one: executescript would commit midway
                     if statement.strip():
                         self._db.execute(statement)
                 version = 1
             elif not 1 <= version <= SCHEMA_VERSION:
                 raise StoreError("This server's data is from another version of audiocrib.")
-            for statements in _MIGRATIONS[version - 1:]:
+            for statements in MIGRATIONS[version - 1:]:
                 for statement in statements:
                     self._db.execute(statement)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -186,7 +121,7 @@ class Store:
     def sync(self) -> None:
         """Put every write committed so far on disk (one ``fsync`` of the write-ahead log); nothing to do for a
         store that writes each to disk at once. Safe from any thread; an `OSError` if the disk refuses."""
-        if not self._later:
+        if not self.later:
             return
         with self._handle_lock:
             if self._log_handle is None:  # the log exists from the first write on (the schema's, at the latest)
