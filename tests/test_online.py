@@ -351,5 +351,9 @@ def test_t_says_the_time_left_for_a_move_at_a_table_with_a_move_time_limit(serve
             assert turn.startswith("You must lay away two cards"), turn
             assert turn.endswith((" Thirty seconds left for your move.", " Twenty-nine seconds left for your move.",
                                   " Twenty-eight seconds left for your move.")), turn
+            await ann.press("?")  # every key: the keys at the table always are the second page, t among them
+            always = (await ann.press("."))[-1]
+            t_words = "t: Whose turn it is, and at a table with a time limit for each move the time left for it."
+            assert always.startswith("At the table, always: ") and t_words in always, always
 
     asyncio.run(script())

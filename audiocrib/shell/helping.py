@@ -22,16 +22,17 @@ from audiocrib.shell.keys import (
 )
 
 _ONLINE_WORDS = {"_open_game_menu": "The game menu: resume, settings, leave the table for now.",
-                 "_to_main_menu": "Back to the lobby."}
-"""What the help says of the keys that lead somewhere else at an online table."""
+                 "_to_main_menu": "Back to the lobby.",
+                 "_key_turn": "Whose turn it is, and at a table with a time limit for each move the time left for it."}
+"""What the help says of the keys that lead somewhere else, or say more, at an online table."""
 
 
 class Helping(SessionCore):
     """The help keys' answers."""
 
     def _as_here(self, bindings: tuple[Binding, ...]) -> tuple[Binding, ...]:
-        """``bindings`` with the words for where they lead at an online table: its game menu has no saving, and a
-        match over goes back to the lobby."""
+        """``bindings`` with the words for where they lead at an online table: its game menu has no saving, a match
+        over goes back to the lobby, and t says the time left for a move."""
         if self.client is None:
             return bindings
         return tuple(Binding(b.keys, _ONLINE_WORDS[b.method], b.method) if b.method in _ONLINE_WORDS else b
