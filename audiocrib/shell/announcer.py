@@ -31,6 +31,7 @@ import time
 from typing import TextIO
 
 from audiocrib.shell.history import MessageHistory
+from audiocrib.shell.printing import LinePrinter
 from audiocrib.speech import FallbackSpeaker, Speaker, TranscriptSpeaker
 
 __all__ = ["Announcer", "clean"]
@@ -64,6 +65,7 @@ class Announcer:
         self.transcript = transcript
         self.show_text = show_text
         self.history = MessageHistory(clean=clean)
+        self.printer = LinePrinter(self.screen)
         self.spoken_at: float | None = None
         """When (``time.perf_counter``) the last speech call was made; the key-to-speech benchmark reads it."""
         if isinstance(speaker, FallbackSpeaker):
@@ -92,10 +94,7 @@ class Announcer:
 
     def _show(self, text: str) -> None:
         if self.show_text or not self.speaking:
-            try:
-                print(text, file=self.screen, flush=True)
-            except (OSError, ValueError):  # a closed terminal must not stop the speech
-                pass
+            self.printer.print(text)
         if self.transcript is not None:
             try:
                 self.transcript.speak(text)
@@ -121,7 +120,8 @@ class Announcer:
             pass
 
     def close(self) -> None:
-        """Let go of the speech backend and the transcript."""
+        """Print what is held and let go of the speech backend and the transcript."""
+        self.printer.flush()
         for closing in (self.speaker, self.transcript):
             if closing is not None:
                 try:

@@ -1,0 +1,194 @@
+"""Heard through a real screen reader: Orca reading audiocrib in mate-terminal (`tests.screenreader`).
+
+Each test types the ``audiocrib`` command into the terminal's shell as a player would, then presses keys with
+xdotool. After every key, what Orca said (its key echo aside) must be exactly the lines the game printed for that
+key, in order, each once: the game's own record of what it printed (``--transcript``) is the measure. Nothing said
+twice, nothing lost, nothing "blank".
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.screenreader import Desktop, Terminal, desktop_fixture
+
+pytestmark = [pytest.mark.xdist_group("screenreader"), pytest.mark.slow]
+desktop = desktop_fixture
+
+PROGRAM = Path(sys.executable).parent / "audiocrib"
+_ECHO = re.compile(r"(return|escape|space|tab|backspace|home|end|page (up|down)|(left|right) (shift|control|alt)|"
+                   r"F\d+|up|down|left|right|question|question mark|\W)", re.IGNORECASE)
+"""What Orca says of the keys themselves (its key echo): not the game's words."""
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+class Game:
+    """audiocrib started in a terminal on the desktop, with a transcript of every line it printed."""
+
+    def __init__(self, desktop: Desktop, folder: Path, *options: str, name: str = "game") -> None:
+        self.desktop = desktop
+        self.transcript = folder / "transcript.txt"
+        self.terminal = Terminal(desktop, name)
+        command = [str(PROGRAM), "--speech", "none", "--no-sound", "--transcript", str(self.transcript),
+                   "--data-dir", str(folder / "data"), *options]
+        desktop.quiet(0.5)
+        self.terminal.type(" ".join(command))
+        self.mark = desktop.quiet(0.8)
+        self.terminal.keys("Return")
+        self._printed = 0
+        self.wait_printed(lambda lines: any("1 of" in line for line in lines), "the main menu")
+        self.opening = self.heard_for_step("starting the game")
+
+    def lines(self) -> list[str]:
+        try:
+            return self.transcript.read_text().splitlines()
+        except FileNotFoundError:
+            return []
+
+    def wait_printed(self, done: object, what: str, timeout: float = 30.0) -> list[str]:
+        """Wait until the lines printed since the last step satisfy ``done`` (a function of them)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            new = self.lines()[self._printed:]
+            if new and done(new):  # type: ignore[operator]
+                return new
+            time.sleep(0.05)
+        raise AssertionError(f"the game printed no {what} in {timeout} s: {self.lines()[self._printed:]}")
+
+    def heard_for_step(self, what: str) -> tuple[list[str], list[str]]:
+        """Wait for Orca to say the last line printed in this step, then for quiet; returns (printed, heard)."""
+        while True:
+            printed = self.lines()[self._printed:]
+            if printed:
+                try:
+                    self.desktop.wait_for(_words(printed[-1])[-40:], after=self.mark, timeout=20)
+                except AssertionError:  # not said at all: the comparison says what was
+                    self.desktop.quiet(0.8)
+                    break
+            self.desktop.quiet(0.8)
+            if self.lines()[self._printed:] == printed:
+                break
+        self._printed += len(printed)
+        now = self.desktop.mark()
+        heard = [said for said in self.desktop.since(self.mark).utterances[: now - self.mark]
+                 if not _ECHO.fullmatch(said.strip())]
+        self.mark = now
+        return printed, heard
+
+    def press(self, key: str, expect: int = 1) -> tuple[list[str], list[str]]:
+        """Press ``key`` and wait for at least ``expect`` lines; returns what was printed and what Orca said."""
+        self.mark = self.desktop.mark()
+        self.terminal.keys(key)
+        self.wait_printed(lambda lines: len(lines) >= expect, f"answer to {key}")
+        time.sleep(0.3)  # the rest of the key's burst, and a computer player's move paced after it
+        return self.heard_for_step(key)
+
+    def close(self) -> None:
+        self.terminal.close()
+
+
+def assert_heard_once(step: str, printed: list[str], heard: list[str]) -> None:
+    """What Orca said is exactly what was printed: every line, in order, once."""
+    assert _words(" ".join(heard)) == _words(" ".join(printed)), (
+        f"{step}: the game printed {printed} but Orca said {heard}")
+
+
+@pytest.fixture
+def game(desktop: Desktop, tmp_path: Path) -> Iterator[Game]:
+    started = Game(desktop, tmp_path, "--seed", "7", "--pace", "0.5")
+    try:
+        yield started
+    finally:
+        started.close()
+
+
+def test_the_welcome_and_every_item_of_the_main_menu_are_read(game: Game) -> None:
+    printed, heard = game.opening
+    assert printed[0].startswith("Welcome to audiocrib")
+    assert_heard_once("start", printed, heard)
+    items = []
+    for _ in range(9):
+        printed, heard = game.press("Down")
+        assert_heard_once("Down", printed, heard)
+        assert heard and heard != ["blank"]
+        items.append(printed[-1])
+    assert any("Quit" in item for item in items)
+    for key in ("Up", "Home", "End"):
+        printed, heard = game.press(key)
+        assert_heard_once(key, printed, heard)
+
+
+def test_every_item_of_the_table_setup_and_the_settings_is_read(game: Game) -> None:
+    printed, heard = game.press("Down")
+    assert printed[-1].startswith("Table setup")
+    printed, heard = game.press("Return")
+    assert_heard_once("Enter on Table setup", printed, heard)
+    seen = [printed[-1]]
+    while True:
+        printed, heard = game.press("Down")
+        assert_heard_once("Down in the table setup", printed, heard)
+        if printed[-1] == seen[0] or printed[-1] in seen:
+            break
+        seen.append(printed[-1])
+    assert len(seen) >= 8
+    printed, heard = game.press("Right")
+    assert_heard_once("Right in the table setup", printed, heard)
+    printed, heard = game.press("Escape")
+    assert_heard_once("Escape from the table setup", printed, heard)
+    for key in ("Down", "Down", "Down", "Down"):
+        printed, heard = game.press(key)
+    assert printed[-1].startswith("Settings")
+    printed, heard = game.press("Return")
+    assert_heard_once("Enter on Settings", printed, heard)
+    seen = [printed[-1]]
+    for _ in range(25):
+        printed, heard = game.press("Down")
+        assert_heard_once("Down in the settings", printed, heard)
+        if printed[-1] in seen:
+            break
+        seen.append(printed[-1])
+    else:
+        raise AssertionError(f"the settings never came to their end or round to their first item: {seen}")
+    assert len(seen) >= 8, seen
+
+
+def test_a_whole_deal_the_question_keys_and_the_show_are_read_once_in_order(game: Game) -> None:
+    printed, heard = game.press("Return", expect=5)
+    assert_heard_once("New game", printed, heard)
+    assert any(line.startswith("Deal one") for line in printed)
+    for key in ("c", "b", "f", "v", "s", "t", "h", "n", "Right", "Left"):
+        printed, heard = game.press(key)
+        assert_heard_once(key, printed, heard)
+    for key in ("1", "2"):
+        printed, heard = game.press(key)
+        assert_heard_once(f"mark {key}", printed, heard)
+    printed, heard = game.press("Return", expect=2)
+    assert_heard_once("lay away", printed, heard)
+    shown = False
+    for _ in range(12):
+        if any("next deal" in line for line in game.lines()):
+            shown = True
+            break
+        printed, heard = game.press("1")
+        assert_heard_once("go to card 1", printed, heard)
+        printed, heard = game.press("Return")
+        assert_heard_once("play", printed, heard)
+        for key in ("c", "l"):
+            printed, heard = game.press(key)
+            assert_heard_once(key, printed, heard)
+    assert shown, game.lines()[-10:]
+    printed, heard = game.press("Return", expect=3)
+    assert_heard_once("the next deal", printed, heard)
+    assert any(line.startswith("Deal two") for line in printed)
+    printed, heard = game.press("Escape")
+    assert_heard_once("the game menu", printed, heard)
+    assert printed[-1].startswith("Game menu")
