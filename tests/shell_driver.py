@@ -31,7 +31,7 @@ from audiocrib.speech import RecordingSpeaker
 KEY_BYTES = {
     "enter": "\r", "escape": "\x1b", "left": "\x1b[D", "right": "\x1b[C", "up": "\x1b[A", "down": "\x1b[B",
     "home": "\x1b[H", "end": "\x1b[F", "f1": "\x1bOP", "f2": "\x1bOQ", "space": " ", "backspace": "\x7f", "c-c": "\x03",
-    "f5": "\x1b[15~",
+    "f5": "\x1b[15~", "tab": "\t",
 }
 
 

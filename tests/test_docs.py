@@ -50,6 +50,23 @@ def test_every_page_is_plain_ascii() -> None:
         assert not bad, f"{page.name} has non-ASCII characters {bad}"
 
 
+def test_keys_md_names_the_help_key_in_the_games_own_sentences() -> None:
+    """docs/keys.md quotes the sentences that name the help key as the game says them: Tab in a terminal (F1 may be
+    the terminal's own), F1 in a browser; and no page tells a player to press F1 for help in a terminal."""
+    from audiocrib.shell.keys import BROWSER_HELP_KEY, HELP_KEY, does_nothing, key_word, welcome
+
+    text = " ".join((DOCS / "keys.md").read_text().split())
+    for sentence in (welcome(), does_nothing("z"), welcome(BROWSER_HELP_KEY), does_nothing("z", BROWSER_HELP_KEY)):
+        assert sentence in text, sentence
+    assert f"## The help key: {key_word(HELP_KEY)}" in (DOCS / "keys.md").read_text()
+    browser = text[text.index("## In the browser"):text.index("## Typing a line")]
+    for page in [*DOCS.glob("*.md"), DOCS.parent / "README.md"]:
+        words = " ".join(page.read_text().split())
+        if page.name == "keys.md":
+            words = words.replace(browser, "")
+        assert "Press F1 for help" not in words, page.name
+
+
 def _update() -> None:
     for page in PAGES:
         text = page.read_text()

@@ -1001,7 +1001,7 @@ def test_mouse_shaped_bytes_in_a_burst_do_not_stop_the_keys() -> None:
             with set_app(app):
                 app.key_processor.feed_multiple(parse(b"\x1b[MZZZs"))
                 app.key_processor.process_keys()
-        assert speaker.said[-1] == "The s key does nothing now. Press F1 for help."  # the s after it is answered
+        assert speaker.said[-1] == "The s key does nothing now. Press Tab for help."  # the s after it is answered
 
     asyncio.run(main())
 

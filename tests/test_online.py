@@ -144,6 +144,52 @@ def test_a_server_killed_mid_game_is_reconnected_to_and_the_game_goes_on(tmp_pat
     assert heard_in_order(ann.said, expected) == []
 
 
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["stopped", "killed"])
+def test_a_server_restarted_while_the_player_is_in_the_lobby_is_connected_to_again_and_said_so(
+        tmp_path: Path, how: signal.Signals) -> None:
+    """In the lobby (no table), a restart of the server is heard as lost and then as "Connected again.", and the
+    lobby works again; the same in a text box over the lobby, and in a table's waiting room."""
+    folder = tmp_path / "server"
+    servers = [Running(folder)]
+    port = servers[0].port
+    ann = Player("Ann", tmp_path / "ann")
+
+    async def script() -> None:
+        async with running(ann):
+            await sign_in(ann, port)
+            for typing in (False, True):
+                if typing:  # the line typed over the lobby is still being typed when it comes back
+                    await ann.choose("Join a table by its code")
+                    await ann.hears("Type the table's code, then press Enter.")
+                ann.mark = len(ann.said)
+                servers[-1].stop(how)
+                await ann.hears(lambda s: s.startswith("The connection to the server was lost"))
+                servers.append(Running(folder, "--port", str(port)))
+                await ann.hears("Connected again.")
+                assert ann.session.mode.value == ("typing" if typing else "lobby")
+            await ann.press("escape")
+            await ann.hears(lambda s: s.startswith("Join a table by its code"))
+            await ann.choose("Refresh the list")
+            await ann.hears("Lobby, again: no tables open.")
+            await ann.choose("Create a table")  # two seats for people: it waits for Bob
+            await ann.choose("Create the table")
+            await ann.hears(lambda s: s.startswith("At table 1: you, the host; and an open seat."))
+            ann.mark = len(ann.said)
+            servers[-1].stop(how)
+            await ann.hears(lambda s: s.startswith("The connection to the server was lost"))
+            servers.append(Running(folder, "--port", str(port)))
+            await ann.hears("Connected again.")
+            assert ann.session.mode.value == "waiting room"
+            assert (await ann.press("w"))[-1].startswith("At table 1: you, the host; and an open seat.")
+
+    try:
+        asyncio.run(script())
+    finally:
+        servers[-1].stop()
+    assert sum(line.startswith("The connection to the server was lost") for line in ann.said) == 3
+    assert ann.said.count("Connected again.") == 3
+
+
 def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Running, tmp_path: Path) -> None:
     setup = TableSetup(players=2, target=61, levels=("easy",))
     ann = Player("Ann", tmp_path / "ann", setup=setup)

@@ -202,7 +202,7 @@ def test_drill_keys_that_do_nothing_answer_in_a_sentence() -> None:
     async def script(table: Table) -> None:
         await to_practice(table)
         await table.press("down", "down", "enter")
-        assert await table.answer("q") == "The q key does nothing now. Press F1 for help."
+        assert await table.answer("q") == "The q key does nothing now. Press Tab for help."
         said = await table.press("f1")
         assert said[0] == "1 to 9 and 0: Type your count."
 

@@ -285,8 +285,8 @@ def test_illegal_keys_and_moves_get_one_sentence_and_change_nothing() -> None:
         assert game is not None
         before = game.state_key()
         assert await table.answer("enter") == "Mark two cards for the crib first; zero marked."
-        assert await table.answer("z") == "The z key does nothing now. Press F1 for help."
-        assert await table.answer("f5") == "The F5 key does nothing now. Press F1 for help."
+        assert await table.answer("z") == "The z key does nothing now. Press Tab for help."
+        assert await table.answer("f5") == "The F5 key does nothing now. Press Tab for help."
         await table.press("1", "2")
         assert (await table.answer("3")).startswith("You already marked two")
         assert await table.answer("9") == "You hold only six cards."
@@ -364,10 +364,54 @@ def test_f1_explains_this_moment_and_question_mark_lists_every_key() -> None:
         assert (await table.press("r")) == [said[0]]  # r repeats what was said, not the pages stepped through
         text = " ".join(said)
         for key in ("c: The count", "b: Who owns the crib.", "f: The starter card.", "comma: An older message.",
-                    "Escape: The game menu", "F1: Help for this moment.", "1 to 9: Go to the card at that position."):
+                    "Escape: The game menu", "Tab or F1: Help for this moment.",
+                    "1 to 9: Go to the card at that position."):
             assert key in text, key
 
     run(script, setup=TableSetup(levels=("beginner",)))
+
+
+def test_tab_is_help_in_every_moment_a_line_included_and_every_sentence_names_it() -> None:
+    """F1 never reaches the game in GNOME Terminal and MATE Terminal (their own help takes it): Tab, which every
+    terminal passes and which types nothing, says the same help in the menus, the game, a count typed, a drill and
+    a line typed; the welcome and every "does nothing" answer name Tab."""
+
+    async def same_as_f1(table: Table) -> list[str]:
+        said = await table.press("tab")
+        assert said and said == await table.press("f1"), table.session.moment
+        return said
+
+    async def script(table: Table) -> None:
+        assert table.said[0] == WELCOME == "Welcome to audiocrib. Press Tab for help at any time."
+        assert (await same_as_f1(table))[0].startswith("You are in the main menu.")
+        assert await table.answer("z") == "The z key does nothing now. Press Tab for help."
+        await table.press("end", "up", "up", "up", "enter")  # Settings
+        assert (await same_as_f1(table))[0].startswith("You are in the settings.")
+        await table.press("escape", "home", "down", "down", "enter", "down", "down", "enter")  # a count drill
+        assert table.session.moment == "counting"
+        await table.press("1")
+        assert (await same_as_f1(table))[0] == "1 to 9 and 0: Type your count."
+        assert table.session.drills.typed.text == "1"  # what was typed stays
+        await table.press("escape", "escape", "end", "up", "enter")  # Play online: the server's address is asked
+        assert table.session.moment == "typing"
+        await table.press("l", "o")
+        said = await same_as_f1(table)
+        assert said[0] == "You are typing: Server address. Type it, Enter takes it, Escape goes back."
+        assert table.session.line.text == "lo"  # Tab types nothing
+        assert await table.answer("f5") == "The F5 key does nothing now. Press Tab for help."
+        await table.press("escape", "home", "enter")  # a new game: lay away, then count the hands by hand
+        assert table.session.moment == "discard"
+        assert (await same_as_f1(table))[0] == answers.prompt(table.session.view(), ())
+        pages = await every_key_page(table)
+        assert any(page.startswith("Everywhere: ") and "Tab or F1: Help for this moment." in page for page in pages)
+        await reach(table, "count")
+        await table.press("2")
+        said = await same_as_f1(table)
+        assert said[0].startswith(answers.prompt(table.session.view(), ()))
+        assert table.session.typed.text == "2"
+        assert not any("F1 for help" in line for line in table.said)
+
+    run(script, setup=TableSetup(variant=Variant.FIVE_CARD, manual_counting=True, levels=("beginner",)), seed=3)
 
 
 @pytest.mark.parametrize("variant", [Variant.FIVE_CARD, Variant.SIX_CARD, Variant.SEVEN_CARD])
@@ -556,8 +600,8 @@ def test_docs_keys_lists_every_binding_in_the_words_of_the_spoken_help() -> None
     text = (Path(__file__).parent.parent / "docs" / "keys.md").read_text()
     from audiocrib.shell.drills import DRILL_KEYS
 
-    groups = [keys._MENU, keys._MENU_VALUES, keys._TABLE, keys._HISTORY, *keys._MOMENT_KEYS.values(),
-              *DRILL_KEYS.values()]
+    groups = [keys._MENU, keys._MENU_VALUES, keys._TABLE, keys._HISTORY, keys._TYPING, keys._ONLINE,
+              *keys._MOMENT_KEYS.values(), *DRILL_KEYS.values()]
     for group in groups:
         for binding in group:
             row = f"| {keys.key_words(binding.keys)} | {binding.description} |"

@@ -23,6 +23,7 @@ from audiocrib.client.link import CONNECTED_ELSEWHERE
 from audiocrib.server.app import Server, make_app
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
+from audiocrib.shell.keys import BROWSER_HELP_KEY, does_nothing, welcome
 from audiocrib.telling.narrator import Narrator
 from audiocrib.web.gateway import (
     BAD_VALUE,
@@ -95,6 +96,42 @@ def test_a_browser_player_signs_in_plays_a_whole_match_by_keys_and_hears_the_nar
     assert any(line.startswith("Expert plays") for line in page.said)
     cues = {m["name"] for m in page.got if m["type"] == "cue"}
     assert "card" in cues and all(" " not in name for name in cues)
+
+
+def test_a_browser_hears_f1_named_for_help_and_f1_is_help_in_the_lobby_and_the_text_box(server: Running) -> None:
+    """In a terminal the sentences name Tab (F1 may be the terminal's own); the page passes F1 everywhere and Tab
+    moves between its parts, so a browser's session names F1: the welcome, a key that does nothing, the keys' list."""
+    page = Page(server.port)
+
+    async def script() -> None:
+        try:
+            await sign_in(page, "Ann")
+            assert page.said[0] == welcome(BROWSER_HELP_KEY) == "Welcome to audiocrib. Press F1 for help at any time."
+            mark = await page.send({"type": "key", "key": "z"})
+            await page.hears(does_nothing("z", BROWSER_HELP_KEY), since=mark)
+            assert page.said[-1] == "The z key does nothing now. Press F1 for help."
+            mark = await page.send({"type": "key", "key": "f1"})
+            await page.hears(lambda s: s.startswith("You are in the lobby."), since=mark)
+            mark = await page.send({"type": "key", "key": "?"})
+            await page.hears(lambda s: s.startswith("Every key, "), since=mark)
+            for _ in range(12):
+                mark = await page.send({"type": "key", "key": "."})
+                said = await page.hears(lambda s: True, since=mark)
+                if said.startswith("Everywhere: "):
+                    assert "F1: Help for this moment." in said and "Tab" not in said, said
+                    break
+            else:
+                raise AssertionError("no Everywhere page")
+            mark = len(page.got)
+            await page.choose("Change your name")
+            await page.screen(lambda s: s["typing"] is not None, since=mark)
+            mark = await page.send({"type": "key", "key": "f1"})
+            await page.hears("You are typing: Your name. Type it, Enter takes it, Escape goes back.", since=mark)
+            assert not any("Tab for help" in line for line in page.said)
+        finally:
+            await page.close()
+
+    asyncio.run(script())
 
 
 def test_every_response_has_the_security_headers_and_the_sounds_route_serves_only_the_cues(server: Running) -> None:

@@ -24,6 +24,7 @@ import pytest
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.keys import Keys
 
+from audiocrib.shell.keys import BROWSER_HELP_KEY, does_nothing, welcome
 from tests.browser_driver import (  # noqa: F401 (browser_fixture: a fixture)
     DESKTOP,
     GAME_AREA,
@@ -185,6 +186,7 @@ def test_the_browser_keeps_its_own_keys(page: Browser, server: Running) -> None:
 def test_a_held_key_is_sent_once_and_a_held_arrow_repeats(page: Browser, server: Running) -> None:
     sit_down(page, server, "Dee")
     page.press("z")
+    wait_until(lambda: does_nothing("z", BROWSER_HELP_KEY) in log_texts(page), "the z key's answer, naming F1")
     spy(page)
     start = len(page.heard)
     assert page.hold("z", 1.0) > 20
@@ -251,6 +253,7 @@ def test_f1_in_the_text_box_asks_the_session_and_not_the_browser(page: Browser, 
     assert len(page.heard) > before, "the session read its help for typing"
     assert sent(page) == [{"type": "key", "key": "f1"}] * 2, "the letters stay in the box"
     assert page.script("return document.getElementById('line').value;") == "Pa"
+    assert welcome(BROWSER_HELP_KEY) in log_texts(page), "the welcome names the page's help key, F1"
 
 
 def test_the_log_keeps_following_when_it_is_resized(page: Browser, server: Running) -> None:

@@ -31,8 +31,9 @@ __all__ = ["KEY_NAMES", "build_application", "pace_computer_players", "run_sessi
 os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")  # never ask the terminal where the cursor is
 
 KEY_NAMES: dict[str, str] = {
-    "escape": "escape", "f1": "f1", "f2": "f2", "left": "left", "right": "right", "up": "up", "down": "down",
-    "home": "home", "end": "end", "enter": "enter", "space": "space", "backspace": "backspace", "c-c": "c-c",
+    "escape": "escape", "f1": "f1", "tab": "tab", "f2": "f2", "left": "left", "right": "right", "up": "up",
+    "down": "down", "home": "home", "end": "end", "enter": "enter", "space": "space", "backspace": "backspace",
+    "c-c": "c-c",
     "c-j": "enter",  # Enter pressed before the terminal is in raw mode arrives as a line feed
     **{ch: ch for ch in "abcdefghijklmnopqrstuvwxyz0123456789,.<>?"},
 }

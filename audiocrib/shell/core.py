@@ -33,6 +33,7 @@ from audiocrib.shell.keys import (
     _ONLINE,
     _TABLE,
     _TYPING,
+    HELP_KEY,
     ONLINE_MENUS,
     Binding,
     Mode,
@@ -99,6 +100,9 @@ class SessionCore:
         """True for a session a browser plays through the server's gateway (`audiocrib.web`): it has no main menu
         and starts no game on the host's computer; the lobby stands in for the main menu (when not connected,
         the name question: Enter connects again)."""
+        self.help_key = HELP_KEY
+        """The help key the sentences name: Tab, which every terminal passes in every moment (F1 is help too, where
+        the terminal lets it through); a browser's session names F1 (`keys.BROWSER_HELP_KEY`)."""
         self.online_ssl: ssl.SSLContext | None = None
         """What the connection's TLS trusts (None: the system's authorities), for the gateway's own loopback."""
         self.book = ServerBook()
@@ -239,7 +243,7 @@ class SessionCore:
                     getattr(self, binding.method)(key)
                 return
         self.cue("illegal")
-        self.say(does_nothing(key))
+        self.say(does_nothing(key, self.help_key))
 
     def _own_keys(self) -> tuple[Binding, ...]:
         """This moment's own keys, in the game or a drill; the digits that pick a card by its position name only

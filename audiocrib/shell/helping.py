@@ -1,4 +1,4 @@
-"""Help: F1 for what to do now and this moment's keys, and question mark for every key, one message each, with
+"""Help: Tab (or F1) for what to do now and this moment's keys, and question mark for every key, one message each, with
 the words for where the keys lead at an online table."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from audiocrib.shell.keys import (
     _ONLINE,
     _TABLE,
     _TYPING,
+    HELP_KEY,
     Binding,
     Mode,
     _number,
@@ -32,14 +33,17 @@ class Helping(SessionCore):
 
     def _as_here(self, bindings: tuple[Binding, ...]) -> tuple[Binding, ...]:
         """``bindings`` with the words for where they lead at an online table: its game menu has no saving, a match
-        over goes back to the lobby, and t says the time left for a move."""
+        over goes back to the lobby, and t says the time left for a move; in a browser, the help key is F1 alone."""
+        if self.help_key != HELP_KEY:  # a browser: the help key is named as the page passes it (Tab moves there)
+            bindings = tuple(Binding((self.help_key,), b.description, b.method) if b.method == "_help" else b
+                             for b in bindings)
         if self.client is None:
             return bindings
         return tuple(Binding(b.keys, _ONLINE_WORDS[b.method], b.method) if b.method in _ONLINE_WORDS else b
                      for b in bindings)
 
     def _help(self, key: str) -> None:
-        """F1: what to do now and the keys for this moment."""
+        """Tab or F1: what to do now and the keys for this moment."""
         own = self._as_here(self._own_keys())
         if self.mode is Mode.DRILL:
             lines = [f"{key_words(b.keys)}: {b.description}" for b in own]

@@ -10,7 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Binding", "Mode", "does_nothing", "key_word", "key_words"]
+__all__ = ["BROWSER_HELP_KEY", "HELP_KEY", "Binding", "Mode", "does_nothing", "key_word", "key_words", "welcome"]
+
+HELP_KEY = "tab"
+"""The key every sentence names for help in a terminal: F1 is often the terminal's own (GNOME Terminal and MATE
+Terminal open their help with it, and it never reaches the game), while every terminal and screen reader passes Tab,
+and Tab types nothing into a line, so it is help in every moment, a line being typed included. F1 is help too."""
+BROWSER_HELP_KEY = "f1"
+"""The key the sentences name for help in a browser, where the page keeps F1 from the browser (on the game area,
+its buttons and its text box) and Tab moves to the page's buttons."""
 
 
 class Mode(StrEnum):
@@ -53,7 +61,7 @@ _HISTORY = (
     Binding(("<",), "The oldest message.", "_history_oldest"),
     Binding((">",), "The newest message.", "_history_newest"),
     Binding(("r",), "Repeat the last message.", "_history_last"),
-    Binding(("f1",), "Help for this moment.", "_help"),
+    Binding((HELP_KEY, "f1"), "Help for this moment.", "_help"),
     Binding(("?",), "Every key, one message each.", "_every_key"),
     Binding(("f2",), "Sounds on or off.", "_toggle_sounds"),
     Binding(("c-c",), "Quit at once.", "_quit_now"),
@@ -108,7 +116,7 @@ _TYPING = (
     Binding(("right",), "Say the next character and move past it.", "_typing_right"),
     Binding(("home",), "To the start of the line.", "_typing_home"),
     Binding(("end",), "To the end of the line.", "_typing_end"),
-    Binding(("f1",), "Help for this moment.", "_help"),
+    Binding((HELP_KEY, "f1"), "Help for this moment.", "_help"),
     Binding(("c-c",), "Quit at once.", "_quit_now"),
 )
 """The keys while a line is typed: every other key that types a character types it."""
@@ -164,7 +172,7 @@ _KEY_WORDS = {
     ",": "comma", ".": "period", "<": "less than", ">": "greater than", "?": "question mark", "enter": "Enter",
     "space": "space", "escape": "Escape", "f1": "F1", "f2": "F2", "left": "left arrow", "right": "right arrow",
     "up": "up arrow", "down": "down arrow", "home": "Home", "end": "End", "backspace": "Backspace",
-    "c-c": "Control C", "/": "slash",
+    "c-c": "Control C", "/": "slash", "tab": "Tab",
 }
 
 
@@ -207,20 +215,30 @@ def key_word(key: str) -> str:
     return "that"
 
 
-def does_nothing(key: str) -> str:
-    """The one sentence for a key that does nothing now (or the mouse, or pasted text).
+def does_nothing(key: str, help_key: str = HELP_KEY) -> str:
+    """The one sentence for a key that does nothing now (or the mouse, or pasted text), naming ``help_key``.
 
     >>> does_nothing("z")
-    'The z key does nothing now. Press F1 for help.'
-    >>> does_nothing("\u00e9")
+    'The z key does nothing now. Press Tab for help.'
+    >>> does_nothing("\u00e9", BROWSER_HELP_KEY)
     'That key does nothing now. Press F1 for help.'
     """
+    help_word = key_word(help_key)
     if key == "mouse":
-        return "The mouse does nothing in audiocrib; the keys do everything. Press F1 for help."
+        return f"The mouse does nothing in audiocrib; the keys do everything. Press {help_word} for help."
     if key == "<bracketed-paste>":
-        return "Pasting does nothing here. Press F1 for help."
+        return f"Pasting does nothing here. Press {help_word} for help."
     word = key_word(key)
-    return ("That key" if word == "that" else f"The {word} key") + " does nothing now. Press F1 for help."
+    return ("That key" if word == "that" else f"The {word} key") + f" does nothing now. Press {help_word} for help."
+
+
+def welcome(help_key: str = HELP_KEY) -> str:
+    """The game's first sentence, naming ``help_key``.
+
+    >>> welcome()
+    'Welcome to audiocrib. Press Tab for help at any time.'
+    """
+    return f"Welcome to audiocrib. Press {key_word(help_key)} for help at any time."
 
 
 def key_words(keys: tuple[str, ...]) -> str:

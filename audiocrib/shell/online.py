@@ -221,16 +221,18 @@ class OnlineScreens(SessionCore):
                 self._say_where_it_stands()
             self.table.poll()  # what happened meanwhile, then the question, once
             return
-        if self.mode is Mode.CONNECTING:
-            renamed = f"; this server knows you as {name}" if name != self.book.name else ""
-            self.say(f"Connected{renamed}.")
-            here = client.who()  # answered after whatever the server sends a player back at a table
-            if isinstance(here, m.TableState) and here.started and client.view is not None:
-                self._maybe_begin()
-            elif isinstance(here, m.TableState):
-                self._seated(here)
-            else:
-                self._to_lobby()
+        if self.mode is not Mode.CONNECTING:  # back in the lobby, a new table's menu, the waiting room, a line
+            self.say("Connected again.")
+            return
+        renamed = f"; this server knows you as {name}" if name != self.book.name else ""
+        self.say(f"Connected{renamed}.")
+        here = client.who()  # answered after whatever the server sends a player back at a table
+        if isinstance(here, m.TableState) and here.started and client.view is not None:
+            self._maybe_begin()
+        elif isinstance(here, m.TableState):
+            self._seated(here)
+        else:
+            self._to_lobby()
 
     def _refused(self, sentence: str) -> None:
         if sentence == UNKNOWN_TOKEN:

@@ -1,8 +1,8 @@
 """The shell's state and what every key means in every moment, apart from the terminal.
 
-A `Session` receives key names (``"c"``, ``"left"``, ``"enter"``, ``"f1"``) through `Session.press` and answers
-through its `Announcer`. The terminal layer (`audiocrib.shell.app`) only turns key presses into these names, ticks
-the counting timer and lets the table's other players move; everything a player can do is here, so the help a
+A `Session` receives key names (``"c"``, ``"left"``, ``"enter"``, ``"f1"``, ``"tab"``) through `Session.press` and
+answers through its `Announcer`. The terminal layer (`audiocrib.shell.app`) only turns key presses into these names,
+ticks the counting timer and lets the table's other players move; everything a player can do is here, so the help a
 player hears is the same table of bindings the keys are dispatched from (`audiocrib.shell.keys`).
 
 A session is its screens, one module each, over the state they share (`audiocrib.shell.core`): the menus
@@ -27,7 +27,7 @@ answer from the game as it stood at that moment.
 'discard'
 >>> session.press("z")
 >>> speaker.said[-1]
-'The z key does nothing now. Press F1 for help.'
+'The z key does nothing now. Press Tab for help.'
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from __future__ import annotations
 from audiocrib.shell.at_table import AtTable
 from audiocrib.shell.helping import Helping
 from audiocrib.shell.keeping import Keeping
-from audiocrib.shell.keys import Binding, Mode
+from audiocrib.shell.keys import Binding, Mode, welcome
 from audiocrib.shell.menus import Menus
 from audiocrib.shell.online import OnlineScreens
 from audiocrib.shell.practice import Practice
@@ -44,7 +44,8 @@ from audiocrib.shell.table_keys import TableKeys
 
 __all__ = ["SEAT", "WELCOME", "Binding", "Mode", "Session"]
 
-WELCOME = "Welcome to audiocrib. Press F1 for help at any time."
+WELCOME = welcome()
+"""The first sentence in a terminal (a browser's names F1: `SessionCore.help_key`)."""
 
 
 class Session(Menus, Practice, Keeping, AtTable, TableKeys, OnlineScreens, Helping):
@@ -61,7 +62,7 @@ class Session(Menus, Practice, Keeping, AtTable, TableKeys, OnlineScreens, Helpi
     def start(self) -> None:
         """The first words: the main menu (or the saved game on offer)."""
         self._apply_settings()
-        self.say(WELCOME)
+        self.say(welcome(self.help_key))
         for notice in self.start_notices:
             self.say(notice)
         for notice in self._read_files():

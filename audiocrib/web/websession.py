@@ -22,7 +22,7 @@ from audiocrib.client.address import read_address
 from audiocrib.online.fields import NAME, TOKEN, ProtocolError
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.app import pace_computer_players
-from audiocrib.shell.keys import Mode
+from audiocrib.shell.keys import BROWSER_HELP_KEY, Mode
 from audiocrib.shell.lineedit import too_long
 from audiocrib.shell.session import Session
 from audiocrib.shell.settings import Settings
@@ -199,6 +199,7 @@ class WebSession:
         session = Session(Announcer(WebSpeaker(self._told), _Nowhere()), settings=self._settings or Settings(),
                           player=WebCues(self._told), open_speech=speech, online_address=self.address)
         session.online_only = True
+        session.help_key = BROWSER_HELP_KEY  # the page passes F1 everywhere; Tab moves to its buttons
         session.online_ssl = self._ssl
         session.book.address = self.address
         if self._name:
