@@ -247,9 +247,9 @@ def test_a_process_called_orca_in_this_session_is_found(tmp_path: Path) -> None:
 def test_orca_run_by_python_is_found_by_its_command_line(tmp_path: Path) -> None:
     script = tmp_path / "orca"
     script.write_text("import time\ntime.sleep(60)\n")
-    orca = subprocess.Popen([sys.executable, str(script)])
+    orca = subprocess.Popen([sys.executable, "-u", str(script)])  # an option first, as in python3 -OO orca
     try:
-        wait_until(lambda: Path(f"/proc/{orca.pid}/cmdline").read_bytes().count(b"\0") >= 2, "python")
+        wait_until(lambda: Path(f"/proc/{orca.pid}/cmdline").read_bytes().count(b"\0") >= 3, "python")
         assert Path(f"/proc/{orca.pid}/comm").read_text().strip() != "orca"
         assert orca_running()
     finally:

@@ -111,8 +111,8 @@ def _left(deadline: float) -> float:
 def orca_running(proc: str = "/proc", environ: Mapping[str, str] | None = None) -> bool:
     """Whether an Orca process of this user runs in this desktop session (Linux; reads ``proc``).
 
-    A process is Orca when the kernel names it ``orca`` (Orca is a script run as ``orca``) or its command line
-    runs a file named ``orca`` (``python3 /usr/bin/orca``). It counts only if it is this user's and shares this
+    A process is Orca when the kernel names it ``orca`` (Orca is a script run as ``orca``) or Python runs a file
+    named ``orca`` (``python3 -OO /usr/bin/orca``). It counts only if it is this user's and shares this
     process's desktop session: the same session bus address, Wayland display or X display (``environ``: this
     process's environment). An Orca on another desktop, or one this terminal is not shown on (a login over SSH,
     the text console), does not read this terminal.
@@ -141,11 +141,15 @@ def orca_running(proc: str = "/proc", environ: Mapping[str, str] | None = None) 
 
 def _is_orca(folder: str) -> bool:
     with open(os.path.join(folder, "comm"), "rb") as file:
-        if file.read().strip() == b"orca":
-            return True
+        name = file.read().strip()
+    if name == b"orca":
+        return True
+    if not name.startswith(b"python"):
+        return False
     with open(os.path.join(folder, "cmdline"), "rb") as file:
-        argv = [os.path.basename(part) for part in file.read().split(b"\0")[:2]]
-    return argv[:1] == [b"orca"] or (argv[0].startswith(b"python") and argv[1:] == [b"orca"])
+        argv = file.read().split(b"\0")
+    script = next((part for part in argv[1:] if part and not part.startswith(b"-")), b"")
+    return os.path.basename(script) == b"orca"
 
 
 def _environ_of(folder: str) -> dict[str, str]:
