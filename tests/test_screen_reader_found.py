@@ -82,6 +82,17 @@ def stop(process: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
 
 
 @pytest.fixture(autouse=True)
+def no_threads_left_behind() -> Iterator[None]:
+    """Every test closes what it opened (the speech's threads, the search's): no Python thread survives it."""
+    before = set(threading.enumerate())
+    yield
+    deadline = time.monotonic() + 3
+    while (left := set(threading.enumerate()) - before) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not left, f"threads left behind: {sorted(t.name for t in left)}"
+
+
+@pytest.fixture(autouse=True)
 def private_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """This test's own desktop session: no bus, no display of the machine's; a display name of its own (so that an
     Orca started here shares it, and no other does); GNOME's settings in memory. Returns the runtime folder."""
@@ -320,6 +331,7 @@ def test_choosing_auto_in_the_settings_under_a_screen_reader_leaves_the_speaking
         session.press("right")  # back to the screen reader by name: its server speaks again
         speech_dispatcher.wait_for("Speech: your screen reader.")
     finally:
+        session.announcer.close()  # as the application does when it ends: the speech's threads end
         session.close()
     shown = screen.getvalue().splitlines()
     assert shown == [AT_SPI_NOTICE, "Speech: your screen reader, or else the built-in voice.",
