@@ -451,6 +451,12 @@ def test_sound_failing_mid_game_stops_the_voice_and_the_chain_moves_on(
 
 def test_the_modes(speech_dispatcher: SpeechDispatcher, player: Player, tmp_path: Path,
                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # No screen reader runs in this test's session, even on a desktop where one does (auto would leave the speaking
+    # to it: tests/test_screen_reader_found.py).
+    for name in ("DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "runtime"))
+    monkeypatch.setenv("GSETTINGS_BACKEND", "memory")
     none = open_speaker("none")
     assert [type(s) for s in none.speakers] == [SilentSpeaker] and none.notice is None and not none.speaking
 

@@ -14,6 +14,8 @@
 - `fallback`: `FallbackSpeaker` chains speakers: when the one in use fails (at start or in the middle of a game),
   the next takes over, the player is told once in a plain sentence, and the announcement that failed is not
   lost. `LazySpeaker` is a standby built when needed.
+- `detect`: `find_screen_reader`, which finds a screen reader running (Orca, NVDA, JAWS, VoiceOver) within a
+  second, so that ``--speech auto`` leaves the speaking to it (`ScreenReader`).
 - `modes`: the ``--speech`` `MODES` and `open_speaker`, which builds the chain for one of them.
 
 The speech libraries are imported only inside the backends that use them, so importing this package is cheap and
@@ -22,6 +24,7 @@ works where they are missing. Nothing here imports prompt_toolkit, nor anything 
 
 from __future__ import annotations
 
+from audiocrib.speech.detect import ScreenReader, find_screen_reader
 from audiocrib.speech.fallback import FallbackSpeaker, LazySpeaker
 from audiocrib.speech.guarded import GuardedSpeaker
 from audiocrib.speech.lines import TextSpeaker, TranscriptSpeaker
@@ -47,6 +50,7 @@ __all__ = [
     "GuardedSpeaker",
     "LazySpeaker",
     "RecordingSpeaker",
+    "ScreenReader",
     "ScreenReaderSpeaker",
     "SilentSpeaker",
     "Speaker",
@@ -56,6 +60,7 @@ __all__ = [
     "VoiceSpeaker",
     "check_rate",
     "check_volume",
+    "find_screen_reader",
     "load_speechd",
     "open_speaker",
 ]

@@ -83,14 +83,16 @@ class FallbackSpeaker:
     A speaker that never spoke "could not speak"; one that had spoken "stopped working"; a standby that could
     not be built "could not start". ``failed``: such phrases from before the chain was built ("no screen reader
     answered"), told with the first announcement. The notice is said just before the announcement that found the
-    failure. ``on_notice`` (settable at any time) is called with each notice once it is said, before the
-    announcement is returned, so the shell can print it as a line too: with `SilentSpeaker` in use nothing would
-    be heard. It must print or record the notice, not speak it (the chain speaks it). ``notices`` keeps them all.
+    failure. ``note``: a sentence of its own, told first with the first announcement, for a choice made before
+    the chain was built ("Orca is running, so it reads the game; ..."). ``on_notice`` (settable at any time) is
+    called with each notice once it is said, before the announcement is returned, so the shell can print it as a
+    line too: with `SilentSpeaker` in use nothing would be heard. It must print or record the notice, not speak
+    it (the chain speaks it). ``notices`` keeps them all.
 
     Safe to call from several threads.
     """
 
-    def __init__(self, speakers: Sequence[Speaker], *, failed: Sequence[str] = (),
+    def __init__(self, speakers: Sequence[Speaker], *, failed: Sequence[str] = (), note: str | None = None,
                  on_notice: Callable[[str], None] | None = None) -> None:
         if not speakers:
             raise ValueError("A fallback chain needs at least one speaker.")
@@ -98,6 +100,8 @@ class FallbackSpeaker:
         self.index = 0
         self.failed = list(failed)
         """What failed and has not been told yet, one phrase each ("Speech Dispatcher stopped working")."""
+        self.note = note
+        """A sentence to tell with the next announcement (once), before any failure."""
         self._spoke: set[int] = set()
         """The speakers (by index) that have spoken at least once."""
         self.on_notice = on_notice
@@ -118,12 +122,13 @@ class FallbackSpeaker:
 
     @property
     def notice(self) -> str | None:
-        """The notice to be said with the next announcement, if anything failed untold."""
-        if not self.failed:
-            return None
-        phrases = self.failed
-        joined = phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} and {phrases[-1]}"
-        return f"{joined[:1].upper()}{joined[1:]}; using {self.current.name}."
+        """The notice to be said with the next announcement: the ``note``, if not told yet, and what failed untold."""
+        sentences = [self.note] if self.note else []
+        if self.failed:
+            phrases = self.failed
+            joined = phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} and {phrases[-1]}"
+            sentences.append(f"{joined[:1].upper()}{joined[1:]}; using {self.current.name}.")
+        return " ".join(sentences) or None
 
     def _failure(self, speaker: Speaker) -> str:
         if isinstance(speaker, LazySpeaker) and speaker.speaker is None:
@@ -157,7 +162,7 @@ class FallbackSpeaker:
                     continue
                 self._spoke.add(self.index)
                 if notice:  # told once, with everything that failed on the way
-                    self.failed = []
+                    self.failed, self.note = [], None
                     self.notices.append(notice)
                     if self.on_notice is not None:
                         self.on_notice(notice)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+from collections.abc import Callable
 
+from audiocrib.speech.detect import ScreenReader, find_screen_reader
 from audiocrib.speech.fallback import FallbackSpeaker, LazySpeaker
 from audiocrib.speech.guarded import GuardedSpeaker
 from audiocrib.speech.screenreader import ScreenReaderSpeaker
@@ -15,13 +17,17 @@ MODES = ("auto", "screenreader", "tts", "none")
 """The ``--speech`` modes, in the order the help lists them."""
 
 
-def open_speaker(mode: str, *, rate: int | None = None, volume: float | None = None) -> FallbackSpeaker:
+def open_speaker(mode: str, *, rate: int | None = None, volume: float | None = None,
+                 find_reader: Callable[[], ScreenReader | None] = find_screen_reader) -> FallbackSpeaker:
     """The chain of speakers for a ``--speech`` mode, started; always ends with `SilentSpeaker` (text lines).
 
-    - ``auto``: the screen reader; if none answers, the built-in voice; if it cannot start, text lines. While a
-      screen reader speaks, the built-in voice stands by (built only if the screen reader fails in the game).
-      The Windows voices reached through accessible_output2 (SAPI) do not count as a screen reader here: the
-      built-in voice uses them too, with a rate and volume that can be set.
+    - ``auto``: if a screen reader is running (``find_reader``, `find_screen_reader`: Orca, NVDA, JAWS or
+      VoiceOver), text lines only, which it reads, and a notice that says so ("Orca is running, so it reads the
+      game; audiocrib's own voice stays off."): speaking as well would say everything twice. Otherwise the
+      screen reader's speech server if one answers (Speech Dispatcher on Linux); if none does, the built-in voice;
+      if it cannot start, text lines. While a screen reader's server speaks, the built-in voice stands by (built
+      only if the server fails in the game). The Windows voices reached through accessible_output2 (SAPI) do not
+      count as a screen reader here: the built-in voice uses them too, with a rate and volume that can be set.
     - ``screenreader``: the screen reader, else text lines. ``tts``: the built-in voice, else text lines.
     - ``none``: text lines only.
 
@@ -39,6 +45,11 @@ def open_speaker(mode: str, *, rate: int | None = None, volume: float | None = N
         check_rate(rate)
     if volume is not None:
         check_volume(volume)
+
+    if mode == "auto" and (reader := find_reader()) is not None:
+        chain = FallbackSpeaker([SilentSpeaker()], note=reader.notice)
+        chain.problems.append(f"A screen reader is running ({reader.evidence}): audiocrib does not speak itself.")
+        return chain
 
     def voice() -> VoiceSpeaker:
         return VoiceSpeaker(rate=rate, volume=volume)
