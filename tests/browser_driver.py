@@ -42,7 +42,7 @@ SIZES = {"desktop": DESKTOP, "phone": PHONE}
 GAME_AREA = '[role="application"]'
 """The page's game area: the one element that takes the game's keys."""
 LIVE_REGION = '[role="log"][aria-live]'
-"""The page's live region: each announcement is added to it as a new element."""
+"""The page's live region: each announcement is added to it as a new span (in a paragraph)."""
 
 TYPED_AHEAD = "came before you heard the"
 """What the session says of a move key pressed too soon after news (its typed-ahead guard), to press it again."""
@@ -65,24 +65,29 @@ CDP_KEYS: dict[str, tuple[str, str, int]] = {
 }
 """Key names as the DevTools protocol dispatches them (key, code, virtual key code), for holding a key down."""
 
-# Records every element added to the live region, from what is in it now on, in one synchronous script (so
-# nothing added between reading it and observing it is lost). Texts go to window.__heard with the time
-# (performance.now()) each was seen, in __heardAt.
+# Records every announcement added to the live region, from what is in it now on, in one synchronous script (so
+# nothing added between reading it and observing it is lost). The page adds each announcement as a span, at the end
+# of a paragraph of the region or in a new one. Texts go to window.__heard with the time (performance.now()) each was
+# seen, in __heardAt.
 RECORD = """
 const region = document.querySelector(arguments[0]);
 if (!region) { return false; }
 if (window.__heardObserver) { window.__heardObserver.disconnect(); }
-window.__heard = Array.from(region.children, (e) => e.textContent);
+const lines = (node) => node.tagName === 'SPAN' ? [node.textContent]
+  : Array.from(node.querySelectorAll('span'), (e) => e.textContent);
+window.__heard = Array.from(region.children).flatMap(lines);
 window.__heardAt = window.__heard.map(() => performance.now());
 window.__heardObserver = new MutationObserver((records) => {
   const now = performance.now();
   for (const record of records) {
     for (const node of record.addedNodes) {
-      if (node.parentNode === region) { window.__heard.push(node.textContent); window.__heardAt.push(now); }
+      if (node.nodeType === Node.ELEMENT_NODE && region.contains(node)) {
+        for (const text of lines(node)) { window.__heard.push(text); window.__heardAt.push(now); }
+      }
     }
   }
 });
-window.__heardObserver.observe(region, {childList: true});
+window.__heardObserver.observe(region, {childList: true, subtree: true});
 return true;
 """
 
@@ -104,6 +109,14 @@ FRAMES = """
   };
 })();
 """
+
+CAUGHT_UP = """
+const told = document.querySelectorAll('#live span');
+const shown = document.querySelectorAll('#log li');
+return shown.length === 0 || (told.length > 0
+  && told[told.length - 1].textContent === shown[shown.length - 1].textContent);
+"""
+"""True when the live region has been told the visible log's newest line."""
 
 AXE_RUN = """
 const done = arguments[arguments.length - 1];
@@ -257,10 +270,21 @@ class Browser:
     def focus_game(self) -> None:
         self.driver.execute_script("document.querySelector(arguments[0]).focus();", GAME_AREA)
 
+    def caught_up(self, timeout: float = 1.0) -> bool:
+        """Wait (``timeout`` at most) until the live region has been told the visible log's newest line: the page
+        gives it the announcements that come in a quick run together, a moment after the log shows them."""
+        deadline = time.monotonic() + timeout
+        while not self.driver.execute_script(CAUGHT_UP):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
     def press(self, *keys: str, wait: bool = True, timeout: float = 10.0) -> list[str]:
         """Press ``keys`` on the game area (session key names: "enter", "c", "?"), each once the last was answered
         (with ``wait``: something new in the live region); what the live region was told meanwhile."""
         self.focus_game()
+        self.caught_up()
         before = self.mark = len(self.heard)
         for key in keys:
             count = self.answers()
@@ -282,6 +306,7 @@ class Browser:
         """Wait until nothing new has come to the live region for ``quiet`` seconds; what came since the last
         `press`."""
         deadline = time.monotonic() + timeout
+        self.caught_up()
         count, since = len(self.heard), time.monotonic()
         while time.monotonic() - since < quiet:
             assert time.monotonic() < deadline, f"the live region never went quiet: {self.heard[-5:]}"

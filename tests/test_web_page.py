@@ -129,6 +129,7 @@ def sit_down(page: Browser, server: Running, name: str) -> None:
     forget(page, server)
     type_line(page, name)
     wait_until(lambda: not shown(page, "typing") and menu(page)[0], "the lobby after the name")
+    page.caught_up()
 
 
 def test_the_name_is_typed_in_the_text_box_and_the_focus_comes_back(page: Browser, server: Running) -> None:
@@ -294,10 +295,12 @@ def test_the_focus_stays_on_a_button_while_the_screen_changes(page: Browser, ser
     page.driver.switch_to.active_element.send_keys(Keys.ENTER)
     wait_until(lambda: len(page.heard) > before, "the refreshed lobby")
     assert page.script("return document.activeElement.textContent;").startswith("Refresh")
-    # The game area is named after the screen's title while the focus is elsewhere (and not while it is on it,
-    # where a screen reader would say the new name over the announcement).
+    # The screen's title is shown inside the game area, whose own name stays the page's: never out of date while it
+    # has the focus, and never changing under a screen reader's speech.
     named = page.script("return document.querySelector(arguments[0]).getAttribute('aria-label');", GAME_AREA)
-    assert named == page.screen()["title"] == page.script("return document.getElementById('title').textContent;")
+    assert named == "audiocrib"
+    assert page.screen()["title"] == page.script("return document.getElementById('title').textContent;")
+    assert page.script("return document.querySelector(arguments[0]).contains(document.activeElement);", GAME_AREA)
 
 
 def test_a_reload_puts_the_player_back_without_asking_the_name(page: Browser, server: Running) -> None:

@@ -5,7 +5,9 @@
 
 (function () {
   const LOG_LIMIT = 500;        // lines kept in the visible log, so a flood cannot freeze the page
-  const LIVE_LIMIT = 50;        // nodes kept in the live region (removals are not announced)
+  const LIVE_LIMIT = 50;        // paragraphs kept in the live region (removals are not announced)
+  const COLLECT = 30;           // milliseconds in which announcements that come together are gathered for it ...
+  const SPACING = 250;          // ... and at least between two of its paragraphs (Chromium gathers 150 ms)
   const KEEP_KEY = 'audiocrib.keep';
   const FIRST_DELAY = 500;      // reconnect: half a second, doubling ...
   const LAST_DELAY = 15000;     // ... up to fifteen seconds
@@ -47,7 +49,11 @@
   let ended = false;
   let interruptNext = false;
   let audioUnlocked = false;
-  let label = null;             // the newest screen title, given to the game area when it is not focused
+  let told = [];                // the announcements waiting to go to the live region together
+  let toldNow = false;          // ... one of which interrupts
+  let telling = null;           // the timer that adds them
+  let toldAt = -1e9;            // when the live region was last added to (performance.now())
+  let lastTold = '';            // ... and the words it was told then
   let mode = '';                // the session's moment, from the newest screen
   let typed = null;             // the line's text as the gateway last described it (null: no text box)
   let following = true;         // the visible log shows its newest line (its reader has not scrolled back)
@@ -164,9 +170,7 @@
     if (following) logScroll.scrollTop = logScroll.scrollHeight;
     // One live region, so nothing is spoken twice; an announcement that interrupts (or is the first after the
     // session stopped speech, as after a key press) is added while the region is assertive, the others polite.
-    const politeness = now ? 'assertive' : 'polite';
-    if (live.getAttribute('aria-live') !== politeness) live.setAttribute('aria-live', politeness);
-    append(live, text, LIVE_LIMIT);
+    tell(text, now);
     if (setting('voice', false) && 'speechSynthesis' in window) {
       if (now) window.speechSynthesis.cancel();
       const utterance = new SpeechSynthesisUtterance(text);
@@ -174,6 +178,47 @@
       utterance.volume = setting('voice_volume', 1, 0, 1);
       window.speechSynthesis.speak(utterance);
     }
+  }
+
+  // What the live region is told is read in order. Chromium hands a screen reader the elements added within about
+  // 150 ms of each other (and all those added while the page loads) at once, in no set order, and Orca reads each
+  // as it comes (issue 23). So the announcements that come together go to the live region as one paragraph (one
+  // span each), and a paragraph is added only once the page has loaded and SPACING after the one before: the first
+  // after a quiet moment within COLLECT, the rest of a quick run together a little later.
+  function tell(text, now) {
+    told.push(text);
+    toldNow = toldNow || now;
+    if (telling === null) {
+      const wait = Math.max(COLLECT, toldAt + SPACING - performance.now());
+      telling = window.setTimeout(addTold, wait);
+    }
+  }
+
+  function addTold() {
+    if (document.readyState !== 'complete') {
+      telling = window.setTimeout(addTold, COLLECT);
+      return;
+    }
+    telling = null;
+    const lines = told;
+    const politeness = toldNow ? 'assertive' : 'polite';
+    told = [];
+    toldNow = false;
+    toldAt = performance.now();
+    if (live.getAttribute('aria-live') !== politeness) live.setAttribute('aria-live', politeness);
+    const paragraph = document.createElement('p');
+    lines.forEach((line, index) => {
+      const span = document.createElement('span');
+      span.textContent = line;
+      paragraph.append(...(index > 0 ? [' ', span] : [span]));
+    });
+    // Orca skips an addition whose words are those of the one before (the same key pressed twice): a no-break space
+    // after them (which layout keeps, unlike a plain one) makes them differ, and is not heard.
+    const words = paragraph.textContent;
+    if (words === lastTold) paragraph.append('\u00a0');
+    lastTold = words === lastTold ? '' : words;
+    live.appendChild(paragraph);
+    while (live.childElementCount > LIVE_LIMIT) live.removeChild(live.firstElementChild);
   }
 
   function silence() {
@@ -209,17 +254,10 @@
     showTyping(isObject(message.typing) ? message.typing : null);
   }
 
+  // The title is shown (and read) inside the game area; the game area's own name stays the page's, so it is never
+  // out of date while it has the focus, and no screen reader reads a name changing over the announcements.
   function showTitle(text) {
-    title.textContent = text;
-    label = text;
-    // A focused element whose name changes is read again by some screen readers, over the announcement itself:
-    // the game area takes the new title when focus is elsewhere (or leaves it).
-    if (document.activeElement !== game) game.setAttribute('aria-label', text);
-  }
-
-  // The game area carries the newest title whenever the focus comes to it (and once it has left it).
-  function nameGame() {
-    if (label !== null && game.getAttribute('aria-label') !== label) game.setAttribute('aria-label', label);
+    setText(title, text);
   }
 
   // Keeps ``list`` at ``count`` items, reusing those there so that a focused button keeps its focus.
@@ -412,9 +450,6 @@
     if (event.repeat && !REPEATING.has(name)) return;
     sendKey(name);
   });
-
-  game.addEventListener('blur', nameGame);
-  game.addEventListener('focus', nameGame);
 
   typing.addEventListener('submit', (event) => {
     event.preventDefault();
