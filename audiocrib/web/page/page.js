@@ -8,6 +8,7 @@
   const LIVE_LIMIT = 50;        // paragraphs kept in the live region (removals are not announced)
   const COLLECT = 30;           // milliseconds in which announcements that come together are gathered for it ...
   const SPACING = 250;          // ... and at least between two of its paragraphs (Chromium gathers 150 ms)
+  const QUIET = 1000;           // milliseconds after which a new run of announcements is polite again
   const KEEP_KEY = 'audiocrib.keep';
   const FIRST_DELAY = 500;      // reconnect: half a second, doubling ...
   const LAST_DELAY = 15000;     // ... up to fifteen seconds
@@ -169,7 +170,8 @@
     append(log, text, LOG_LIMIT);
     if (following) logScroll.scrollTop = logScroll.scrollHeight;
     // One live region, so nothing is spoken twice; an announcement that interrupts (or is the first after the
-    // session stopped speech, as after a key press) is added while the region is assertive, the others polite.
+    // session stopped speech, as after a key press) is added while the region is assertive, and so is the rest of
+    // its run; the others polite.
     tell(text, now);
     if (setting('voice', false) && 'speechSynthesis' in window) {
       if (now) window.speechSynthesis.cancel();
@@ -201,10 +203,14 @@
     }
     telling = null;
     const lines = told;
-    const politeness = toldNow ? 'assertive' : 'polite';
+    // Orca says its queued polite messages before its assertive ones, and drops the polite ones an assertive one
+    // finds queued: so a run of announcements keeps the politeness of its first (assertive after a key press).
+    const at = performance.now();
+    const going = at - toldAt < QUIET ? live.getAttribute('aria-live') : 'polite';
+    const politeness = toldNow ? 'assertive' : going;
     told = [];
     toldNow = false;
-    toldAt = performance.now();
+    toldAt = at;
     if (live.getAttribute('aria-live') !== politeness) live.setAttribute('aria-live', politeness);
     const paragraph = document.createElement('p');
     lines.forEach((line, index) => {
