@@ -291,6 +291,7 @@ class Browser:
             ActionChains(self.driver).send_keys(KEYS.get(key, key)).perform()
             if wait:
                 wait_until(lambda count=count: self.answers() > count, f"an answer to the key {key!r}", timeout)
+                self.caught_up()
         return self.heard[before:]
 
     def answers(self) -> int:

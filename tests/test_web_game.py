@@ -211,6 +211,7 @@ def test_a_browser_a_terminal_and_a_computer_player_play_a_match(server: Running
                     done["play"] = 1
                     plays += 1
                 elif mode == "play" and plays == 1 and not reloaded:
+                    await on_page(page.caught_up)  # what the live region was still to be told
                     heard_before_reload.extend(await on_page(lambda: page.heard))
                     await on_page(page.reload)
                     await on_page(wait_until, lambda: page.screen().get("mode") == "play", "back at the seat")

@@ -334,7 +334,7 @@ def test_the_hand_and_the_menu_are_buttons_with_marks_not_only_in_colour(page: B
     page.script("document.querySelector('#hand button').click();")
     wait_until(lambda: page.script("return document.querySelector('#hand button').getAttribute('aria-pressed');")
                == "true", "the card pressed to be marked")
-    assert len(page.heard) > before, "the session said the card was marked"
+    wait_until(lambda: len(page.heard) > before, "the session to say the card was marked")
     marks = page.script("""
         const [marked, plain] = document.querySelectorAll('#hand button');
         return [getComputedStyle(marked, '::after').content, getComputedStyle(plain, '::after').content,
