@@ -34,11 +34,11 @@ def _words(text: str) -> str:
 class Game:
     """audiocrib started in a terminal on the desktop, with a transcript of every line it printed."""
 
-    def __init__(self, desktop: Desktop, folder: Path, *options: str, name: str = "game") -> None:
+    def __init__(self, desktop: Desktop, terminal: Terminal, folder: Path, *options: str, speech: str = "none") -> None:
         self.desktop = desktop
         self.transcript = folder / "transcript.txt"
-        self.terminal = Terminal(desktop, name)
-        command = [str(PROGRAM), "--speech", "none", "--no-sound", "--transcript", str(self.transcript),
+        self.terminal = terminal
+        command = [str(PROGRAM), "--speech", speech, "--no-sound", "--transcript", str(self.transcript),
                    "--data-dir", str(folder / "data"), *options]
         desktop.quiet(0.5)
         self.terminal.type(" ".join(command))
@@ -70,7 +70,7 @@ class Game:
             printed = self.lines()[self._printed:]
             if printed:
                 try:
-                    self.desktop.wait_for(_words(printed[-1])[-40:], after=self.mark, timeout=20)
+                    self.desktop.wait_for(_words(printed[-1])[-40:], after=self.mark, timeout=30)
                 except AssertionError:  # not said at all: the comparison says what was
                     self.desktop.quiet(0.8)
                     break
@@ -93,7 +93,10 @@ class Game:
         return self.heard_for_step(key)
 
     def close(self) -> None:
-        self.terminal.close()
+        """Quit at once (Control C), back to the terminal's shell."""
+        self.terminal.keys("ctrl+c")
+        time.sleep(0.5)
+        self.desktop.quiet(0.8)
 
 
 def assert_heard_once(step: str, printed: list[str], heard: list[str]) -> None:
@@ -102,9 +105,20 @@ def assert_heard_once(step: str, printed: list[str], heard: list[str]) -> None:
         f"{step}: the game printed {printed} but Orca said {heard}")
 
 
+@pytest.fixture(scope="module")
+def terminal(desktop: Desktop) -> Iterator[Terminal]:
+    """One terminal for the module: each game quits back to its shell (a terminal closed under Orca held up the
+    accessibility events of the next for as long as twenty seconds)."""
+    opened = Terminal(desktop, "game")
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
 @pytest.fixture
-def game(desktop: Desktop, tmp_path: Path) -> Iterator[Game]:
-    started = Game(desktop, tmp_path, "--seed", "7", "--pace", "0.5")
+def game(desktop: Desktop, terminal: Terminal, tmp_path: Path) -> Iterator[Game]:
+    started = Game(desktop, terminal, tmp_path, "--seed", "7", "--pace", "0.5")
     try:
         yield started
     finally:
@@ -192,3 +206,42 @@ def test_a_whole_deal_the_question_keys_and_the_show_are_read_once_in_order(game
     printed, heard = game.press("Escape")
     assert_heard_once("the game menu", printed, heard)
     assert printed[-1].startswith("Game menu")
+
+
+def test_tab_says_the_help_for_the_moment_in_a_terminal_that_keeps_f1(game: Game) -> None:
+    printed, heard = game.press("Tab")
+    assert_heard_once("Tab", printed, heard)
+    assert any("Enter" in line for line in printed), printed
+    printed, heard = game.press("question")
+    assert_heard_once("question mark", printed, heard)
+
+
+def test_typing_in_a_text_box_is_read_letter_by_letter(game: Game) -> None:
+    for _ in range(12):
+        printed, heard = game.press("Down")
+        if "online" in printed[-1].lower():
+            break
+    printed, heard = game.press("Return")
+    assert_heard_once("Enter on Play online", printed, heard)
+    for key in ("l", "o", "BackSpace", "Tab"):
+        printed, heard = game.press(key)
+        assert_heard_once(f"typing {key}", printed, heard)
+    printed, heard = game.press("Escape")
+    assert_heard_once("Escape from the text box", printed, heard)
+
+
+def test_auto_finds_orca_and_leaves_the_speaking_to_it(desktop: Desktop, terminal: Terminal, tmp_path: Path) -> None:
+    clients = desktop.speech_clients()
+    game = Game(desktop, terminal, tmp_path, "--seed", "7", "--pace", "0.5", speech="auto")
+    try:
+        printed, heard = game.opening
+        assert "running, so it reads the game" in printed[0]
+        assert_heard_once("start", printed, heard)
+        printed, heard = game.press("Return", expect=5)
+        assert_heard_once("New game", printed, heard)
+        for key in ("c", "s", "h"):
+            printed, heard = game.press(key)
+            assert_heard_once(key, printed, heard)
+        assert desktop.speech_clients() == clients, "the game spoke through Speech Dispatcher as well as Orca"
+    finally:
+        game.close()
