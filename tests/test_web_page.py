@@ -583,3 +583,45 @@ def test_the_text_box_shows_the_line_the_session_holds(page: Browser, server: Ru
     assert (page.screen().get("typing") or {}).get("text") == "Uma", page.screen()
     assert page.script("return document.getElementById('line').value;") == "Uma", heard
     page.press("escape")
+
+
+QUICK = {"session": {"pace": 0.0, "typed_ahead": 0.0}}
+"""Settings the page keeps that play at once: no pause before a computer player's move, no guard on move keys."""
+
+
+def at_a_table(page: Browser, server: Running, name: str) -> None:
+    """A fresh browser whose kept settings play at once sits down as ``name`` at a new table of two, against a
+    computer player, and the cards are dealt."""
+    forget(page, server)
+    page.script("const set = Storage.prototype.setItem; Storage.prototype.setItem = function () {};"
+                "set.call(localStorage, 'audiocrib.keep', JSON.stringify({token: '', name: '', settings: arguments[0]}));",
+                QUICK)
+    page.reload()
+    type_line(page, name)
+    wait_until(lambda: not shown(page, "typing") and menu(page)[0], "the lobby after the name")
+    click_item(page, "Create a table")
+    page.press("left")  # one seat for a person, the other a computer player's
+    click_item(page, "Create the table")
+    click_item(page, "Start the game")
+    wait_until(lambda: page.screen().get("mode") == "discard" and page.script(
+        "return document.querySelectorAll('#hand button').length;") == 6, "the deal")
+
+
+AT_THE_BOTTOM = ("const s = document.getElementById('log-scroll');"
+                 "return s.scrollHeight > s.clientHeight + 50 && s.scrollTop + s.clientHeight >= s.scrollHeight - 2;")
+"""The log overflows its box and shows its newest line."""
+
+
+def test_the_log_follows_its_newest_line_after_f1_in_the_name_box(page: Browser, server: Running) -> None:
+    forget(page, server)
+    wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box, focused, for the name")
+    press_on_focus(page, "f1")  # the help nearly fills the log: the lobby's lines, in a narrower column, overflow it
+    page.settle(0.3)
+    type_line(page, "Vic")
+    wait_until(lambda: not shown(page, "typing") and menu(page)[0], "the lobby after the name")
+    page.settle(0.3)
+    for _ in range(12):
+        page.press("down")
+    wait_until(lambda: page.script(AT_THE_BOTTOM), "the log, overflowing, at its newest line", timeout=3)
+    page.press("f1")
+    wait_until(lambda: page.script(AT_THE_BOTTOM), "the log to follow the next lines", timeout=3)

@@ -51,6 +51,7 @@
   let mode = '';                // the session's moment, from the newest screen
   let typed = null;             // the line's text as the gateway last described it (null: no text box)
   let following = true;         // the visible log shows its newest line (its reader has not scrolled back)
+  let placed = -1;              // where the page itself last scrolled the log to (its newest line)
   let downSaid = -1e9;          // when a key last had the page say it is disconnected (performance.now())
   let keep = loadKeep();
 
@@ -161,7 +162,7 @@
     const now = interrupt || interruptNext;
     interruptNext = false;
     append(log, text, LOG_LIMIT);
-    if (following) logScroll.scrollTop = logScroll.scrollHeight;
+    if (following) pin();
     // One live region, so nothing is spoken twice; an announcement that interrupts (or is the first after the
     // session stopped speech, as after a key press) is added while the region is assertive, the others polite.
     const politeness = now ? 'assertive' : 'polite';
@@ -358,7 +359,7 @@
       (active.tagName === 'BUTTON' && !bye.contains(active));
     if (moving) {
       append(log, text, LOG_LIMIT);
-      if (following) logScroll.scrollTop = logScroll.scrollHeight;
+      if (following) pin();
     } else {
       say(text, false);
     }
@@ -429,11 +430,18 @@
 
   // The log follows its newest line while its reader has not scrolled back, also when it is resized (a phone
   // turned, the page zoomed), which moves its bottom without a scroll.
+  // A scroll event comes a frame after its scroll: the page's own scroll to the newest line, under a log that has
+  // grown since (a new column's reflow, more lines), is not its reader scrolling back.
+  function pin() {
+    logScroll.scrollTop = logScroll.scrollHeight;
+    placed = logScroll.scrollTop;
+  }
   logScroll.addEventListener('scroll', () => {
-    following = logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 24;
+    following = logScroll.scrollTop === placed ||
+      logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 24;
   });
   if ('ResizeObserver' in window) {
-    const stay = new ResizeObserver(() => { if (following) logScroll.scrollTop = logScroll.scrollHeight; });
+    const stay = new ResizeObserver(() => { if (following) pin(); });
     stay.observe(logScroll);
     stay.observe(log);
   }
