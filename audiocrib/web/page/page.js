@@ -352,17 +352,12 @@
     ended = true;
     setText(again, text);
     bye.hidden = false;
-    // The session is over, so the game area has nothing left to do: the way back in takes the focus. The button
-    // that takes it reads the words; the live region has them only when it does not (they are in the log).
+    // The session is over (it has said its goodbye), so the game area has nothing left to do: the way back in
+    // takes the focus, and a screen reader reads its words; the live region has them only when it does not.
     const active = document.activeElement;
     const moving = active === game || active === document.body || active === null ||
       (active.tagName === 'BUTTON' && !bye.contains(active));
-    if (moving) {
-      append(log, text, LOG_LIMIT);
-      if (following) pin();
-    } else {
-      say(text, false);
-    }
+    if (!moving) say(text, false);
     showMenu(null);
     showHand([]);
     showEnter(null);
