@@ -627,3 +627,18 @@ def test_the_log_follows_its_newest_line_after_f1_in_the_name_box(page: Browser,
     wait_until(lambda: page.script(AT_THE_BOTTOM), "the log, overflowing, at its newest line", timeout=3)
     page.press("f1")
     wait_until(lambda: page.script(AT_THE_BOTTOM), "the log to follow the next lines", timeout=3)
+
+
+def test_start_the_game_at_the_end_of_a_new_tables_setup_starts_it(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Wes")
+    click_item(page, "Create a table")
+    page.press("left")  # one seat for a person, the other a computer player's
+    click_item(page, "Table setup")
+    wait_until(lambda: page.screen().get("mode") == "table setup", "the new table's setup")
+    assert menu(page)[0][-1] == "Start the game", menu(page)[0]
+    page.mark = len(page.heard)
+    click_item(page, "Start the game")
+    page.hears("The game begins.")
+    wait_until(lambda: page.screen().get("mode") == "discard" and page.script(
+        "return document.querySelectorAll('#hand button').length;") == 6, "the deal, at the new table")
+    assert not any(text.startswith("New game: ") for text in page.heard), "no game on the host's computer"
