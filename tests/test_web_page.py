@@ -596,8 +596,8 @@ def at_a_table(page: Browser, server: Running, name: str) -> None:
     computer player, and the cards are dealt."""
     forget(page, server)
     page.script("const set = Storage.prototype.setItem; Storage.prototype.setItem = function () {};"
-                "set.call(localStorage, 'audiocrib.keep', JSON.stringify({token: '', name: '', settings: arguments[0]}));",
-                QUICK)
+                "set.call(localStorage, 'audiocrib.keep',"
+                "         JSON.stringify({token: '', name: '', settings: arguments[0]}));", QUICK)
     page.reload()
     type_line(page, name)
     wait_until(lambda: not shown(page, "typing") and menu(page)[0], "the lobby after the name")
@@ -642,3 +642,17 @@ def test_start_the_game_at_the_end_of_a_new_tables_setup_starts_it(page: Browser
     wait_until(lambda: page.screen().get("mode") == "discard" and page.script(
         "return document.querySelectorAll('#hand button').length;") == 6, "the deal, at the new table")
     assert not any(text.startswith("New game: ") for text in page.heard), "no game on the host's computer"
+
+
+def test_f1_in_the_text_box_says_the_text_boxs_own_keys(page: Browser, server: Running) -> None:
+    forget(page, server)
+    wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box, focused, for the name")
+    page.settle(0.3)
+    page.mark = len(page.heard)
+    press_on_focus(page, "f1")
+    said = page.settle(0.3)
+    assert said[0].startswith("You are typing: "), said
+    # The terminal's line editing (each character said as it is typed, arrows reading back) is not the text box's.
+    assert not any("Read back everything you typed" in text or "Say the next character" in text
+                   or "Control C" in text for text in said), said
+    assert any(text.startswith("Tab: ") and "Send" in text and "Cancel" in text for text in said), said
