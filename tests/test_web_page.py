@@ -656,3 +656,17 @@ def test_f1_in_the_text_box_says_the_text_boxs_own_keys(page: Browser, server: R
     assert not any("Read back everything you typed" in text or "Say the next character" in text
                    or "Control C" in text for text in said), said
     assert any(text.startswith("Tab: ") and "Send" in text and "Cancel" in text for text in said), said
+
+
+def test_the_status_says_whose_turn_it_is_in_the_words_of_t(page: Browser, server: Running) -> None:
+    at_a_table(page, server, "Yul")
+    end = time.monotonic() + 90
+    while page.screen().get("mode") != "review":
+        assert time.monotonic() < end, page.heard[-5:]
+        page.move() or time.sleep(0.05)
+    said = page.press("t")[-1]
+    wait_until(lambda: said in page.script(
+        "return Array.from(document.querySelectorAll('#status li'), (e) => e.textContent);"),
+        f"the status to say {said!r} as t does")
+    assert not any("Nothing is awaited" in text for text in page.screen()["status"]), page.screen()["status"]
+
