@@ -658,6 +658,37 @@ def test_f1_in_the_text_box_says_the_text_boxs_own_keys(page: Browser, server: R
     assert any(text.startswith("Tab: ") and "Send" in text and "Cancel" in text for text in said), said
 
 
+def current_card(page: Browser) -> list[int]:
+    """The indexes of the hand's buttons marked as the card you are on."""
+    found = page.script("return Array.from(document.querySelectorAll('#hand button'))"
+                        ".flatMap((b, i) => b.getAttribute('aria-current') === 'true' ? [i] : []);")
+    return [int(index) for index in found]
+
+
+def test_the_card_you_are_on_is_shown_while_laying_away_and_in_the_play(page: Browser, server: Running) -> None:
+    at_a_table(page, server, "Xan")
+    page.press("2")  # laying away, a digit marks that card and puts you on it
+    wait_until(lambda: current_card(page) == [1], "the second card shown as the one you are on")
+    page.press("right")
+    wait_until(lambda: current_card(page) == [2], "the third card shown as the one you are on")
+    end = time.monotonic() + 60
+    while not (page.screen().get("mode") == "play" and len(page.screen().get("hand") or []) == 4):
+        assert time.monotonic() < end, page.heard[-5:]
+        page.move() or time.sleep(0.05)
+    page.press("3")  # in the play a digit puts you on that card (Enter plays it)
+    wait_until(lambda: current_card(page) == [2], "the third card shown as the one you are on, in the play")
+    page.press("left")
+    wait_until(lambda: current_card(page) == [1], "the second card shown as the one you are on, in the play")
+    marks = page.script("""
+        const [other, on] = document.querySelectorAll('#hand button');
+        const look = (b) => [getComputedStyle(b, '::before').content, getComputedStyle(b).boxShadow,
+                             getComputedStyle(b).borderTopWidth];
+        return [look(on), look(other)];""")
+    assert marks[0][0] not in ("none", "normal", "") and marks[1][0] in ("none", "normal"), marks
+    assert marks[0][1:] != marks[1][1:], "the card you are on differs in shape, not only colour"
+    page.screenshots("page-table-play-current")
+
+
 def test_the_status_says_whose_turn_it_is_in_the_words_of_t(page: Browser, server: Running) -> None:
     at_a_table(page, server, "Yul")
     end = time.monotonic() + 90

@@ -86,10 +86,13 @@ def _table(session: Session) -> tuple[list[dict[str, Any]], list[str]]:
     view = session.view()
     moment = session.moment
     hand = []
-    for card in session._hand():
+    cards = session._hand()
+    for index, card in enumerate(cards):
         entry: dict[str, Any] = {"label": card.name, "short": str(card), "marked": card in session.marked}
         if moment == "play":
             entry["playable"] = card in view.playable
+        if moment in ("discard", "play"):
+            entry["current"] = index == session.cursor % len(cards)  # the card you are on (space, Enter)
         hand.append(entry)
     status = [answers.scores(view), session.turn_text(), answers.crib_owner(view), answers.starter(view)]
     if view.phase in (Phase.PLAY, Phase.PEG_CLAIM):

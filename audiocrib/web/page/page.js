@@ -278,6 +278,9 @@
       // pressable: the session says why it cannot be played.
       if (card.playable === false) button.setAttribute('aria-disabled', 'true');
       else button.removeAttribute('aria-disabled');
+      // The card you are on (the one space marks and Enter plays), while you lay away or play.
+      if (card.current === true) button.setAttribute('aria-current', 'true');
+      else button.removeAttribute('aria-current');
     });
     handArea.hidden = cards.length === 0 && enter.hidden;
   }
