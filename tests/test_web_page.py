@@ -701,3 +701,66 @@ def test_the_status_says_whose_turn_it_is_in_the_words_of_t(page: Browser, serve
         f"the status to say {said!r} as t does")
     assert not any("Nothing is awaited" in text for text in page.screen()["status"]), page.screen()["status"]
 
+
+BROKEN_WORDS = """
+const broken = [];
+for (const element of document.querySelectorAll(arguments[0])) {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/[^\\s-]+-?/g)) {  // a line may break after a hyphen
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(match[0]);
+    }
+  }
+  if (element.scrollWidth > element.clientWidth + 1) broken.push('overflowing: ' + element.textContent);
+}
+return broken;
+"""
+"""The words broken over two lines in the elements ``arguments[0]`` selects (a break after a hyphen is allowed:
+"twenty-" then "one"), and those elements that overflow."""
+
+
+def test_no_word_breaks_inside_on_a_card_at_a_phones_width(page: Browser, server: Running) -> None:
+    from audiocrib.engine.cards import Card, Rank, Suit
+
+    names = [Card(rank, suit).name for rank in Rank for suit in Suit]
+    at_a_table(page, server, "Zed")
+    for index in (0, 1):  # marked cards: a double border, which narrows the card's words
+        page.script("document.querySelectorAll('#hand button')[arguments[0]].click();", index)
+    wait_until(lambda: page.script("return document.querySelectorAll('#hand [aria-pressed=true]').length;") == 2,
+               "two cards marked")
+    page.settle(0.3)
+    try:
+        for width in (360, 320, 390, 640, 1280):
+            page.driver.set_window_size(width, 800)
+            wait_until(lambda width=width: page.script("return window.innerWidth;") <= width, f"a {width} px window")
+            assert page.script(BROKEN_WORDS, "#hand button, #status li, #enter, #title") == [], width
+            # every card's name on a marked card, the narrowest: "diamonds" whole, on one line
+            broken = page.script("""
+                const words = document.querySelector('#hand [aria-pressed=true] .words');
+                const kept = words.textContent;
+                const found = [];
+                for (const name of arguments[0]) {
+                  words.textContent = name;
+                  for (const match of name.matchAll(/\\S+/g)) {
+                    const word = document.createRange();
+                    word.setStart(words.firstChild, match.index);
+                    word.setEnd(words.firstChild, match.index + match[0].length);
+                    if (new Set(Array.from(word.getClientRects(), (r) => Math.round(r.top))).size > 1) {
+                      found.push(name);
+                    }
+                  }
+                  if (words.scrollWidth > words.clientWidth + 1) found.push('overflowing: ' + name);
+                }
+                words.textContent = kept;
+                return found;""", names)
+            assert broken == [], (width, broken)
+            if width == 360:
+                page.script("document.querySelector('#hand [aria-pressed=true] .words').textContent = arguments[0];",
+                            "queen of diamonds")
+                page.screenshot("page-table-marked-360")
+    finally:
+        page.driver.set_window_size(*DESKTOP)
