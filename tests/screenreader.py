@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGES = ("orca", "xvfb", "at-spi2-core", "dbus-x11", "xdotool", "mate-terminal", "python3-pyatspi", "pulseaudio",
+PACKAGES = ("orca", "xvfb", "at-spi2-core", "dbus", "xdotool", "mate-terminal", "python3-pyatspi", "pulseaudio",
             "speech-dispatcher", "speech-dispatcher-espeak-ng", "espeak-ng")
 """Debian's packages the screen-reader tests need (.ci/run installs them)."""
 
