@@ -118,7 +118,7 @@ def terminal(desktop: Desktop) -> Iterator[Terminal]:
 
 @pytest.fixture
 def game(desktop: Desktop, terminal: Terminal, tmp_path: Path) -> Iterator[Game]:
-    started = Game(desktop, terminal, tmp_path, "--seed", "7", "--pace", "0.5")
+    started = Game(desktop, terminal, tmp_path, "--seed", "7", "--pace", "0")
     try:
         yield started
     finally:
