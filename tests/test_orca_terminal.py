@@ -27,6 +27,10 @@ _ECHO = re.compile(r"(return|escape|space|tab|backspace|home|end|page (up|down)|
 """What Orca says of the keys themselves (its key echo): not the game's words."""
 
 
+_PROMPT = "bash-"
+"""The terminal shell's prompt, read when the game has ended."""
+
+
 def _words(text: str) -> str:
     return " ".join(text.split())
 
@@ -43,8 +47,8 @@ class Game:
         desktop.quiet(0.5)
         self.terminal.type(" ".join(command))
         self.mark = desktop.quiet(0.8)
+        self._printed = len(self.lines())  # a transcript is appended to, run after run
         self.terminal.keys("Return")
-        self._printed = 0
         self.wait_printed(lambda lines: any("1 of" in line for line in lines), "the main menu")
         self.opening = self.heard_for_step("starting the game")
 
@@ -80,7 +84,7 @@ class Game:
         self._printed += len(printed)
         now = self.desktop.mark()
         heard = [said for said in self.desktop.since(self.mark).utterances[: now - self.mark]
-                 if not _ECHO.fullmatch(said.strip())]
+                 if not _ECHO.fullmatch(said.strip()) and not said.startswith(_PROMPT)]
         self.mark = now
         return printed, heard
 
@@ -245,3 +249,31 @@ def test_auto_finds_orca_and_leaves_the_speaking_to_it(desktop: Desktop, termina
         assert desktop.speech_clients() == clients, "the game spoke through Speech Dispatcher as well as Orca"
     finally:
         game.close()
+
+
+def test_a_game_saved_and_quit_is_offered_and_resumed_by_ear(desktop: Desktop, terminal: Terminal,
+                                                             tmp_path: Path) -> None:
+    game = Game(desktop, terminal, tmp_path, "--seed", "7", "--pace", "0")
+    try:
+        game.press("Return", expect=5)
+        printed, heard = game.press("Escape")
+        assert printed[-1].startswith("Game menu")
+        for _ in range(4):
+            printed, heard = game.press("Down")
+            assert_heard_once("Down in the game menu", printed, heard)
+            if printed[-1].startswith("Save and quit"):
+                break
+        printed, heard = game.press("Return")
+        assert_heard_once("Save and quit", printed, heard)
+    finally:
+        game.close()
+    again = Game(desktop, terminal, tmp_path, "--seed", "7", "--pace", "0")
+    try:
+        printed, heard = again.opening
+        assert_heard_once("start with a game kept", printed, heard)
+        assert "Resume" in printed[-1], printed
+        printed, heard = again.press("Return", expect=2)
+        assert_heard_once("resume", printed, heard)
+        assert any("Lay away" in line or "lay away" in line for line in printed), printed
+    finally:
+        again.close()
