@@ -126,7 +126,8 @@ def test_a_browser_hears_f1_named_for_help_and_f1_is_help_in_the_lobby_and_the_t
             await page.choose("Change your name")
             await page.screen(lambda s: s["typing"] is not None, since=mark)
             mark = await page.send({"type": "key", "key": "f1"})
-            await page.hears("You are typing: Your name. Type it in the text box; Enter sends it, Escape goes back.", since=mark)
+            await page.hears("You are typing: Your name. Type it in the text box; Enter sends it, Escape goes back.",
+                             since=mark)
             assert not any("Tab for help" in line for line in page.said)
         finally:
             await page.close()
