@@ -277,3 +277,28 @@ def test_a_game_saved_and_quit_is_offered_and_resumed_by_ear(desktop: Desktop, t
         assert any("Lay away" in line or "lay away" in line for line in printed), printed
     finally:
         again.close()
+
+
+def test_the_practice_menu_the_statistics_and_the_keys_are_read(game: Game) -> None:
+    for wanted in ("Practice", "Statistics", "Keys"):
+        while True:
+            printed, heard = game.press("Down")
+            assert_heard_once("Down in the main menu", printed, heard)
+            if printed[-1].startswith(wanted):
+                break
+        printed, heard = game.press("Return")
+        assert_heard_once(f"Enter on {wanted}", printed, heard)
+        if wanted == "Practice":
+            seen = [printed[-1]]
+            for _ in range(12):
+                printed, heard = game.press("Down")
+                assert_heard_once("Down in the practice menu", printed, heard)
+                if printed[-1] in seen:
+                    break
+                seen.append(printed[-1])
+            assert len(seen) >= 3, seen
+        if wanted == "Practice":  # the others are said where the main menu stays, in which Escape would quit
+            printed, heard = game.press("Escape")
+            assert_heard_once(f"Escape from {wanted}", printed, heard)
+        printed, heard = game.press("Home")
+        assert_heard_once("Home", printed, heard)
