@@ -96,6 +96,18 @@ class Game:
         time.sleep(0.3)  # the rest of the key's burst, and a computer player's move paced after it
         return self.heard_for_step(key)
 
+    def walk_menu(self, first: str, what: str, most: int = 25) -> list[str]:
+        """Press Down from the menu item ``first`` until an item comes again (the end, or round to the top), each
+        heard once; returns the items."""
+        seen = [first]
+        for _ in range(most):
+            printed, heard = self.press("Down")
+            assert_heard_once(f"Down in {what}", printed, heard)
+            if printed[-1] in seen:
+                return seen
+            seen.append(printed[-1])
+        raise AssertionError(f"{what} never came to their end or round to their first item: {seen}")
+
     def close(self) -> None:
         """Quit at once (Control C), back to the terminal's shell."""
         self.terminal.keys("ctrl+c")
@@ -150,14 +162,7 @@ def test_every_item_of_the_table_setup_and_the_settings_is_read(game: Game) -> N
     assert printed[-1].startswith("Table setup")
     printed, heard = game.press("Return")
     assert_heard_once("Enter on Table setup", printed, heard)
-    seen = [printed[-1]]
-    while True:
-        printed, heard = game.press("Down")
-        assert_heard_once("Down in the table setup", printed, heard)
-        if printed[-1] == seen[0] or printed[-1] in seen:
-            break
-        seen.append(printed[-1])
-    assert len(seen) >= 8
+    assert len(game.walk_menu(printed[-1], "the table setup")) >= 8
     printed, heard = game.press("Right")
     assert_heard_once("Right in the table setup", printed, heard)
     printed, heard = game.press("Escape")
@@ -167,16 +172,7 @@ def test_every_item_of_the_table_setup_and_the_settings_is_read(game: Game) -> N
     assert printed[-1].startswith("Settings")
     printed, heard = game.press("Return")
     assert_heard_once("Enter on Settings", printed, heard)
-    seen = [printed[-1]]
-    for _ in range(25):
-        printed, heard = game.press("Down")
-        assert_heard_once("Down in the settings", printed, heard)
-        if printed[-1] in seen:
-            break
-        seen.append(printed[-1])
-    else:
-        raise AssertionError(f"the settings never came to their end or round to their first item: {seen}")
-    assert len(seen) >= 8, seen
+    assert len(game.walk_menu(printed[-1], "the settings")) >= 8
 
 
 def test_a_whole_deal_the_question_keys_and_the_show_are_read_once_in_order(game: Game) -> None:
@@ -288,16 +284,8 @@ def test_the_practice_menu_the_statistics_and_the_keys_are_read(game: Game) -> N
                 break
         printed, heard = game.press("Return")
         assert_heard_once(f"Enter on {wanted}", printed, heard)
-        if wanted == "Practice":
-            seen = [printed[-1]]
-            for _ in range(12):
-                printed, heard = game.press("Down")
-                assert_heard_once("Down in the practice menu", printed, heard)
-                if printed[-1] in seen:
-                    break
-                seen.append(printed[-1])
-            assert len(seen) >= 3, seen
         if wanted == "Practice":  # the others are said where the main menu stays, in which Escape would quit
+            assert len(game.walk_menu(printed[-1], "the practice menu", most=12)) >= 3
             printed, heard = game.press("Escape")
             assert_heard_once(f"Escape from {wanted}", printed, heard)
         printed, heard = game.press("Home")
