@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGES = ("orca", "xvfb", "at-spi2-core", "dbus-x11", "xdotool", "mate-terminal", "python3-pyatspi", "pulseaudio",
+PACKAGES = ("orca", "xvfb", "at-spi2-core", "dbus", "xdotool", "mate-terminal", "python3-pyatspi", "pulseaudio",
             "speech-dispatcher", "speech-dispatcher-espeak-ng", "espeak-ng")
 """Debian's packages the screen-reader tests need (.ci/run installs them)."""
 
@@ -82,10 +82,12 @@ class Desktop:
         self._pids: list[int] = []
         self.orca_log = folder / "orca-debug.log"
 
-    def _spawn(self, name: str, args: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
+    def _spawn(self, name: str, args: list[str], env_override: dict[str, str] | None = None,
+               **kwargs: object) -> subprocess.Popen[bytes]:
         log = open(self.folder / f"{name}.log", "wb")  # the child keeps a copy of its own
         process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                   env=self.env, start_new_session=True, **kwargs)  # type: ignore[call-overload]
+                                   env=env_override or self.env, start_new_session=True,
+                                   **kwargs)  # type: ignore[call-overload]
         log.close()
         self._processes.append(process)
         return process
@@ -121,8 +123,9 @@ class Desktop:
                               "--load=module-always-sink"])
         _wait(lambda: (f / "runtime" / "pulse" / "native").exists(), "PulseAudio's socket", 20)
         self._start_speech()
-        self._spawn("orca", ["/usr/bin/python3", str(Path(__file__).with_name("orca_launch.py")), "--replace", "-u",
-                             str(f / "orca"), "--debug-file", str(self.orca_log)])
+        orca_env = dict(self.env, PYTHONPATH=str(Path(__file__).with_name("orca_site")))
+        self._spawn("orca", ["orca", "--replace", "-u", str(f / "orca"), "--debug-file", str(self.orca_log)],
+                    env_override=orca_env)
         self.wait_for("Screen reader on", timeout=60)
 
     def _start_speech(self) -> None:
@@ -133,7 +136,7 @@ class Desktop:
         # The system's symbol tables (Orca's among them) keep punctuation as Orca users hear it.
         symbols = "\n".join(line for line in system.splitlines() if line.startswith("SymbolsPreproc"))
         (conf / "speechd.conf").write_text(
-            f'LogLevel 3\nLogDir "{self.folder}"\nTimeout 0\nAudioOutputMethod "pulse"\n'
+            f'LogLevel 4\nLogDir "{self.folder}"\nTimeout 0\nAudioOutputMethod "pulse"\n'
             'AddModule "espeak-ng" "sd_espeak-ng" "espeak-ng.conf"\nDefaultModule espeak-ng\n' + symbols + "\n")
         socket = self.folder / "speech.sock"
         self._spawn("speechd", ["speech-dispatcher", "-s", "-C", str(conf), "-S", str(socket), "-t", "0", "-P",
@@ -148,6 +151,13 @@ class Desktop:
         except FileNotFoundError:
             return []
         return [_FOLDED.sub(" ", match).strip() for match in _SPEECH.findall(log)]
+
+    def speech_clients(self) -> int:
+        """How many connections Speech Dispatcher has taken so far (Orca's is one)."""
+        try:
+            return (self.folder / "speech-dispatcher.log").read_text(errors="replace").count("Adding client on fd")
+        except FileNotFoundError:
+            return 0
 
     def mark(self) -> int:
         """A point in what Orca said, for `since`."""

@@ -77,6 +77,8 @@ class BrowserDesktop(Desktop):
         (unnamed / "setproctitle.py").write_text(_UNNAMED)
         env = dict(kwargs.pop("env_override", None) or self.env)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(unnamed), env.get("PYTHONPATH", "")]))
+        if Path(args[0]).name == "orca":  # run by Python, whose name the kernel gives the process, not "orca"
+            args = ["/usr/bin/python3", shutil.which("orca") or "/usr/bin/orca", *args[1:]]
         if _can_unshare():
             args = [*_UNSHARE, *args]
         log = open(self.folder / f"{name}.log", "wb")  # the child keeps a copy of its own

@@ -403,3 +403,24 @@ def test_t_says_the_time_left_for_a_move_at_a_table_with_a_move_time_limit(serve
             assert always.startswith("At the table, always: ") and t_words in always, always
 
     asyncio.run(script())
+
+
+def test_start_the_game_at_the_end_of_a_new_tables_setup_starts_it_at_the_server(server: Running,
+                                                                                  tmp_path: Path) -> None:
+    ann = Player("Ann", tmp_path / "ann", setup=TableSetup(players=2, target=61, levels=("easy",)))
+
+    async def script() -> None:
+        async with running(ann):
+            await sign_in(ann, server.port)
+            await ann.choose("Create a table")
+            await ann.press("left")  # one seat for a person, the other a computer player's
+            await ann.choose("Table setup")
+            await ann.hears(lambda s: s.startswith("Table setup: "))
+            await ann.choose("Start the game")
+            await ann.hears("The game begins.")
+            await until(lambda: ann.session.moment == "discard", "Ann to lay away")
+            assert ann.session.client is not None and ann.session.client.state is not None
+            assert ann.session.client.state.started
+            assert not any(line.startswith("New game: ") for line in ann.said), "no game on Ann's own computer"
+
+    asyncio.run(script())

@@ -27,6 +27,10 @@ _ECHO = re.compile(r"(return|escape|space|tab|backspace|home|end|page (up|down)|
 """What Orca says of the keys themselves (its key echo): not the game's words."""
 
 
+_PROMPT = "bash-"
+"""The terminal shell's prompt, read when the game has ended."""
+
+
 def _words(text: str) -> str:
     return " ".join(text.split())
 
@@ -34,17 +38,17 @@ def _words(text: str) -> str:
 class Game:
     """audiocrib started in a terminal on the desktop, with a transcript of every line it printed."""
 
-    def __init__(self, desktop: Desktop, folder: Path, *options: str, name: str = "game") -> None:
+    def __init__(self, desktop: Desktop, terminal: Terminal, folder: Path, *options: str, speech: str = "none") -> None:
         self.desktop = desktop
         self.transcript = folder / "transcript.txt"
-        self.terminal = Terminal(desktop, name)
-        command = [str(PROGRAM), "--speech", "none", "--no-sound", "--transcript", str(self.transcript),
+        self.terminal = terminal
+        command = [str(PROGRAM), "--speech", speech, "--no-sound", "--transcript", str(self.transcript),
                    "--data-dir", str(folder / "data"), *options]
         desktop.quiet(0.5)
         self.terminal.type(" ".join(command))
         self.mark = desktop.quiet(0.8)
+        self._printed = len(self.lines())  # a transcript is appended to, run after run
         self.terminal.keys("Return")
-        self._printed = 0
         self.wait_printed(lambda lines: any("1 of" in line for line in lines), "the main menu")
         self.opening = self.heard_for_step("starting the game")
 
@@ -70,7 +74,7 @@ class Game:
             printed = self.lines()[self._printed:]
             if printed:
                 try:
-                    self.desktop.wait_for(_words(printed[-1])[-40:], after=self.mark, timeout=20)
+                    self.desktop.wait_for(_words(printed[-1])[-40:], after=self.mark, timeout=30)
                 except AssertionError:  # not said at all: the comparison says what was
                     self.desktop.quiet(0.8)
                     break
@@ -80,7 +84,7 @@ class Game:
         self._printed += len(printed)
         now = self.desktop.mark()
         heard = [said for said in self.desktop.since(self.mark).utterances[: now - self.mark]
-                 if not _ECHO.fullmatch(said.strip())]
+                 if not _ECHO.fullmatch(said.strip()) and not said.startswith(_PROMPT)]
         self.mark = now
         return printed, heard
 
@@ -92,8 +96,23 @@ class Game:
         time.sleep(0.3)  # the rest of the key's burst, and a computer player's move paced after it
         return self.heard_for_step(key)
 
+    def walk_menu(self, first: str, what: str, most: int = 25) -> list[str]:
+        """Press Down from the menu item ``first`` until an item comes again (the end, or round to the top), each
+        heard once; returns the items."""
+        seen = [first]
+        for _ in range(most):
+            printed, heard = self.press("Down")
+            assert_heard_once(f"Down in {what}", printed, heard)
+            if printed[-1] in seen:
+                return seen
+            seen.append(printed[-1])
+        raise AssertionError(f"{what} never came to their end or round to their first item: {seen}")
+
     def close(self) -> None:
-        self.terminal.close()
+        """Quit at once (Control C), back to the terminal's shell."""
+        self.terminal.keys("ctrl+c")
+        time.sleep(0.5)
+        self.desktop.quiet(0.8)
 
 
 def assert_heard_once(step: str, printed: list[str], heard: list[str]) -> None:
@@ -102,9 +121,20 @@ def assert_heard_once(step: str, printed: list[str], heard: list[str]) -> None:
         f"{step}: the game printed {printed} but Orca said {heard}")
 
 
+@pytest.fixture(scope="module")
+def terminal(desktop: Desktop) -> Iterator[Terminal]:
+    """One terminal for the module: each game quits back to its shell (a terminal closed under Orca held up the
+    accessibility events of the next for as long as twenty seconds)."""
+    opened = Terminal(desktop, "game")
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
 @pytest.fixture
-def game(desktop: Desktop, tmp_path: Path) -> Iterator[Game]:
-    started = Game(desktop, tmp_path, "--seed", "7", "--pace", "0.5")
+def game(desktop: Desktop, terminal: Terminal, tmp_path: Path) -> Iterator[Game]:
+    started = Game(desktop, terminal, tmp_path, "--seed", "7", "--pace", "0")
     try:
         yield started
     finally:
@@ -132,14 +162,7 @@ def test_every_item_of_the_table_setup_and_the_settings_is_read(game: Game) -> N
     assert printed[-1].startswith("Table setup")
     printed, heard = game.press("Return")
     assert_heard_once("Enter on Table setup", printed, heard)
-    seen = [printed[-1]]
-    while True:
-        printed, heard = game.press("Down")
-        assert_heard_once("Down in the table setup", printed, heard)
-        if printed[-1] == seen[0] or printed[-1] in seen:
-            break
-        seen.append(printed[-1])
-    assert len(seen) >= 8
+    assert len(game.walk_menu(printed[-1], "the table setup")) >= 8
     printed, heard = game.press("Right")
     assert_heard_once("Right in the table setup", printed, heard)
     printed, heard = game.press("Escape")
@@ -149,16 +172,7 @@ def test_every_item_of_the_table_setup_and_the_settings_is_read(game: Game) -> N
     assert printed[-1].startswith("Settings")
     printed, heard = game.press("Return")
     assert_heard_once("Enter on Settings", printed, heard)
-    seen = [printed[-1]]
-    for _ in range(25):
-        printed, heard = game.press("Down")
-        assert_heard_once("Down in the settings", printed, heard)
-        if printed[-1] in seen:
-            break
-        seen.append(printed[-1])
-    else:
-        raise AssertionError(f"the settings never came to their end or round to their first item: {seen}")
-    assert len(seen) >= 8, seen
+    assert len(game.walk_menu(printed[-1], "the settings")) >= 8
 
 
 def test_a_whole_deal_the_question_keys_and_the_show_are_read_once_in_order(game: Game) -> None:
@@ -192,3 +206,87 @@ def test_a_whole_deal_the_question_keys_and_the_show_are_read_once_in_order(game
     printed, heard = game.press("Escape")
     assert_heard_once("the game menu", printed, heard)
     assert printed[-1].startswith("Game menu")
+
+
+def test_tab_says_the_help_for_the_moment_in_a_terminal_that_keeps_f1(game: Game) -> None:
+    printed, heard = game.press("Tab")
+    assert_heard_once("Tab", printed, heard)
+    assert any("Enter" in line for line in printed), printed
+    printed, heard = game.press("question")
+    assert_heard_once("question mark", printed, heard)
+
+
+def test_typing_in_a_text_box_is_read_letter_by_letter(game: Game) -> None:
+    for _ in range(12):
+        printed, heard = game.press("Down")
+        if "online" in printed[-1].lower():
+            break
+    printed, heard = game.press("Return")
+    assert_heard_once("Enter on Play online", printed, heard)
+    for key in ("l", "o", "BackSpace", "Tab"):
+        printed, heard = game.press(key)
+        assert_heard_once(f"typing {key}", printed, heard)
+    printed, heard = game.press("Escape")
+    assert_heard_once("Escape from the text box", printed, heard)
+
+
+def test_auto_finds_orca_and_leaves_the_speaking_to_it(desktop: Desktop, terminal: Terminal, tmp_path: Path) -> None:
+    clients = desktop.speech_clients()
+    game = Game(desktop, terminal, tmp_path, "--seed", "7", "--pace", "0.5", speech="auto")
+    try:
+        printed, heard = game.opening
+        assert "running, so it reads the game" in printed[0]
+        assert_heard_once("start", printed, heard)
+        printed, heard = game.press("Return", expect=5)
+        assert_heard_once("New game", printed, heard)
+        for key in ("c", "s", "h"):
+            printed, heard = game.press(key)
+            assert_heard_once(key, printed, heard)
+        assert desktop.speech_clients() == clients, "the game spoke through Speech Dispatcher as well as Orca"
+    finally:
+        game.close()
+
+
+def test_a_game_saved_and_quit_is_offered_and_resumed_by_ear(desktop: Desktop, terminal: Terminal,
+                                                             tmp_path: Path) -> None:
+    game = Game(desktop, terminal, tmp_path, "--seed", "7", "--pace", "0")
+    try:
+        game.press("Return", expect=5)
+        printed, heard = game.press("Escape")
+        assert printed[-1].startswith("Game menu")
+        for _ in range(4):
+            printed, heard = game.press("Down")
+            assert_heard_once("Down in the game menu", printed, heard)
+            if printed[-1].startswith("Save and quit"):
+                break
+        printed, heard = game.press("Return")
+        assert_heard_once("Save and quit", printed, heard)
+    finally:
+        game.close()
+    again = Game(desktop, terminal, tmp_path, "--seed", "7", "--pace", "0")
+    try:
+        printed, heard = again.opening
+        assert_heard_once("start with a game kept", printed, heard)
+        assert "Resume" in printed[-1], printed
+        printed, heard = again.press("Return", expect=2)
+        assert_heard_once("resume", printed, heard)
+        assert any("Lay away" in line or "lay away" in line for line in printed), printed
+    finally:
+        again.close()
+
+
+def test_the_practice_menu_the_statistics_and_the_keys_are_read(game: Game) -> None:
+    for wanted in ("Practice", "Statistics", "Keys"):
+        while True:
+            printed, heard = game.press("Down")
+            assert_heard_once("Down in the main menu", printed, heard)
+            if printed[-1].startswith(wanted):
+                break
+        printed, heard = game.press("Return")
+        assert_heard_once(f"Enter on {wanted}", printed, heard)
+        if wanted == "Practice":  # the others are said where the main menu stays, in which Escape would quit
+            assert len(game.walk_menu(printed[-1], "the practice menu", most=12)) >= 3
+            printed, heard = game.press("Escape")
+            assert_heard_once(f"Escape from {wanted}", printed, heard)
+        printed, heard = game.press("Home")
+        assert_heard_once("Home", printed, heard)

@@ -205,7 +205,7 @@ def test_at_spi_saying_a_screen_reader_is_on_is_found_and_auto_then_says_nothing
     chain.on_notice = heard.append
     assert [type(speaker) for speaker in chain.speakers] == [SilentSpeaker]
     assert (chain.name, chain.speaking, chain.notice) == ("text lines", False, AT_SPI_NOTICE)
-    for line in ("Welcome to audiocrib. Press F1 for help at any time.", "Main menu: New game. 1 of 8."):
+    for line in ("Welcome to audiocrib. Press Tab for help at any time.", "Main menu: New game. 1 of 8."):
         chain.speak(line)
     assert heard == [AT_SPI_NOTICE] and chain.notice is None  # once
     chain.close()
@@ -378,7 +378,7 @@ def test_the_game_started_in_auto_under_a_screen_reader_prints_every_line_and_sp
         spoken = daemon.spoken()
     said = (tmp_path / "transcript.txt").read_text().splitlines()
     shown = [line.strip() for line in (tmp_path / "raw.bin").read_bytes().decode("ascii").splitlines()]
-    assert said[:3] == [AT_SPI_NOTICE, "Welcome to audiocrib. Press F1 for help at any time.",
+    assert said[:3] == [AT_SPI_NOTICE, "Welcome to audiocrib. Press Tab for help at any time.",
                         "Main menu: New game. 1 of 8."]
     assert [line for line in said if line not in shown] == []  # every announcement printed
     assert shown.count(AT_SPI_NOTICE) == 1

@@ -359,10 +359,12 @@ def test_quitting_says_goodbye_and_a_button_starts_again(page: Browser, server: 
     wait_until(lambda: shown(page, "bye"), "the button to start again")
     label = page.script("return document.getElementById('again').textContent;")
     assert focused(page) == "again"
-    # The button that takes the focus reads the words: the live region does not say them a second time (they
-    # are in the visible log).
+    # A screen reader gets the goodbye once: from the live region (the session's "Goodbye.", in the log too), not
+    # again in the name of the button that takes the focus, which only says what it does.
     page.settle(0.3)
-    assert label and log_texts(page)[-1] == label and label not in page.heard, page.heard[-3:]
+    told = [*page.heard[page.mark:], label]
+    assert sum(text.count("Goodbye") for text in told) == 1, told
+    assert label and label not in page.heard and log_texts(page)[-1] == "Goodbye.", (label, log_texts(page)[-3:])
     assert not page.script("return document.querySelectorAll('#menu button').length;")
     before = len(page.heard)
     page.driver.switch_to.active_element.click()
@@ -589,3 +591,182 @@ def test_the_text_box_shows_the_line_the_session_holds(page: Browser, server: Ru
     assert (page.screen().get("typing") or {}).get("text") == "Uma", page.screen()
     assert page.script("return document.getElementById('line').value;") == "Uma", heard
     page.press("escape")
+
+
+QUICK = {"session": {"pace": 0.0, "typed_ahead": 0.0}}
+"""Settings the page keeps that play at once: no pause before a computer player's move, no guard on move keys."""
+
+
+def at_a_table(page: Browser, server: Running, name: str) -> None:
+    """A fresh browser whose kept settings play at once sits down as ``name`` at a new table of two, against a
+    computer player, and the cards are dealt."""
+    forget(page, server)
+    page.script("const set = Storage.prototype.setItem; Storage.prototype.setItem = function () {};"
+                "set.call(localStorage, 'audiocrib.keep',"
+                "         JSON.stringify({token: '', name: '', settings: arguments[0]}));", QUICK)
+    page.reload()
+    type_line(page, name)
+    wait_until(lambda: not shown(page, "typing") and menu(page)[0], "the lobby after the name")
+    click_item(page, "Create a table")
+    page.press("left")  # one seat for a person, the other a computer player's
+    click_item(page, "Create the table")
+    click_item(page, "Start the game")
+    wait_until(lambda: page.screen().get("mode") == "discard" and page.script(
+        "return document.querySelectorAll('#hand button').length;") == 6, "the deal")
+
+
+AT_THE_BOTTOM = ("const s = document.getElementById('log-scroll');"
+                 "return s.scrollHeight > s.clientHeight + 50 && s.scrollTop + s.clientHeight >= s.scrollHeight - 2;")
+"""The log overflows its box and shows its newest line."""
+
+
+def test_the_log_follows_its_newest_line_after_f1_in_the_name_box(page: Browser, server: Running) -> None:
+    forget(page, server)
+    wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box, focused, for the name")
+    press_on_focus(page, "f1")  # the help nearly fills the log: the lobby's lines, in a narrower column, overflow it
+    page.settle(0.3)
+    type_line(page, "Vic")
+    wait_until(lambda: not shown(page, "typing") and menu(page)[0], "the lobby after the name")
+    page.settle(0.3)
+    for _ in range(12):
+        page.press("down")
+    wait_until(lambda: page.script(AT_THE_BOTTOM), "the log, overflowing, at its newest line", timeout=3)
+    page.press("f1")
+    wait_until(lambda: page.script(AT_THE_BOTTOM), "the log to follow the next lines", timeout=3)
+
+
+def test_start_the_game_at_the_end_of_a_new_tables_setup_starts_it(page: Browser, server: Running) -> None:
+    sit_down(page, server, "Wes")
+    click_item(page, "Create a table")
+    page.press("left")  # one seat for a person, the other a computer player's
+    click_item(page, "Table setup")
+    wait_until(lambda: page.screen().get("mode") == "table setup", "the new table's setup")
+    assert menu(page)[0][-1] == "Start the game", menu(page)[0]
+    page.mark = len(page.heard)
+    click_item(page, "Start the game")
+    page.hears("The game begins.")
+    wait_until(lambda: page.screen().get("mode") == "discard" and page.script(
+        "return document.querySelectorAll('#hand button').length;") == 6, "the deal, at the new table")
+    assert not any(text.startswith("New game: ") for text in page.heard), "no game on the host's computer"
+
+
+def test_f1_in_the_text_box_says_the_text_boxs_own_keys(page: Browser, server: Running) -> None:
+    forget(page, server)
+    wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box, focused, for the name")
+    page.settle(0.3)
+    page.mark = len(page.heard)
+    press_on_focus(page, "f1")
+    said = page.settle(0.3)
+    assert said[0].startswith("You are typing: "), said
+    # The terminal's line editing (each character said as it is typed, arrows reading back) is not the text box's.
+    assert not any("Read back everything you typed" in text or "Say the next character" in text
+                   or "Control C" in text for text in said), said
+    assert any(text.startswith("Tab: ") and "Send" in text and "Cancel" in text for text in said), said
+
+
+def current_card(page: Browser) -> list[int]:
+    """The indexes of the hand's buttons marked as the card you are on."""
+    found = page.script("return Array.from(document.querySelectorAll('#hand button'))"
+                        ".flatMap((b, i) => b.getAttribute('aria-current') === 'true' ? [i] : []);")
+    return [int(index) for index in found]
+
+
+def test_the_card_you_are_on_is_shown_while_laying_away_and_in_the_play(page: Browser, server: Running) -> None:
+    at_a_table(page, server, "Xan")
+    page.press("2")  # laying away, a digit marks that card and puts you on it
+    wait_until(lambda: current_card(page) == [1], "the second card shown as the one you are on")
+    page.press("right")
+    wait_until(lambda: current_card(page) == [2], "the third card shown as the one you are on")
+    end = time.monotonic() + 60
+    while not (page.screen().get("mode") == "play" and len(page.screen().get("hand") or []) == 4):
+        assert time.monotonic() < end, page.heard[-5:]
+        page.move() or time.sleep(0.05)
+    page.press("3")  # in the play a digit puts you on that card (Enter plays it)
+    wait_until(lambda: current_card(page) == [2], "the third card shown as the one you are on, in the play")
+    page.press("left")
+    wait_until(lambda: current_card(page) == [1], "the second card shown as the one you are on, in the play")
+    marks = page.script("""
+        const [other, on] = document.querySelectorAll('#hand button');
+        const look = (b) => [getComputedStyle(b, '::before').content, getComputedStyle(b).boxShadow,
+                             getComputedStyle(b).borderTopWidth];
+        return [look(on), look(other)];""")
+    assert marks[0][0] not in ("none", "normal", "") and marks[1][0] in ("none", "normal"), marks
+    assert marks[0][1:] != marks[1][1:], "the card you are on differs in shape, not only colour"
+    page.screenshots("page-table-play-current")
+
+
+def test_the_status_says_whose_turn_it_is_in_the_words_of_t(page: Browser, server: Running) -> None:
+    at_a_table(page, server, "Yul")
+    end = time.monotonic() + 90
+    while page.screen().get("mode") != "review":
+        assert time.monotonic() < end, page.heard[-5:]
+        page.move() or time.sleep(0.05)
+    said = page.press("t")[-1]
+    wait_until(lambda: said in page.script(
+        "return Array.from(document.querySelectorAll('#status li'), (e) => e.textContent);"),
+        f"the status to say {said!r} as t does")
+    assert not any("Nothing is awaited" in text for text in page.screen()["status"]), page.screen()["status"]
+
+
+BROKEN_WORDS = """
+const broken = [];
+for (const element of document.querySelectorAll(arguments[0])) {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/[^\\s-]+-?/g)) {  // a line may break after a hyphen
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(match[0]);
+    }
+  }
+  if (element.scrollWidth > element.clientWidth + 1) broken.push('overflowing: ' + element.textContent);
+}
+return broken;
+"""
+"""The words broken over two lines in the elements ``arguments[0]`` selects (a break after a hyphen is allowed:
+"twenty-" then "one"), and those elements that overflow."""
+
+
+def test_no_word_breaks_inside_on_a_card_at_a_phones_width(page: Browser, server: Running) -> None:
+    from audiocrib.engine.cards import Card, Rank, Suit
+
+    names = [Card(rank, suit).name for rank in Rank for suit in Suit]
+    at_a_table(page, server, "Zed")
+    for index in (0, 1):  # marked cards: a double border, which narrows the card's words
+        page.script("document.querySelectorAll('#hand button')[arguments[0]].click();", index)
+    wait_until(lambda: page.script("return document.querySelectorAll('#hand [aria-pressed=true]').length;") == 2,
+               "two cards marked")
+    page.settle(0.3)
+    try:
+        for width in (360, 320, 390, 640, 1280):
+            page.driver.set_window_size(width, 800)
+            wait_until(lambda width=width: page.script("return window.innerWidth;") <= width, f"a {width} px window")
+            assert page.script(BROKEN_WORDS, "#hand button, #status li, #enter, #title") == [], width
+            # every card's name on a marked card, the narrowest: "diamonds" whole, on one line
+            broken = page.script("""
+                const words = document.querySelector('#hand [aria-pressed=true] .words');
+                const kept = words.textContent;
+                const found = [];
+                for (const name of arguments[0]) {
+                  words.textContent = name;
+                  for (const match of name.matchAll(/\\S+/g)) {
+                    const word = document.createRange();
+                    word.setStart(words.firstChild, match.index);
+                    word.setEnd(words.firstChild, match.index + match[0].length);
+                    if (new Set(Array.from(word.getClientRects(), (r) => Math.round(r.top))).size > 1) {
+                      found.push(name);
+                    }
+                  }
+                  if (words.scrollWidth > words.clientWidth + 1) found.push('overflowing: ' + name);
+                }
+                words.textContent = kept;
+                return found;""", names)
+            assert broken == [], (width, broken)
+            if width == 360:
+                page.script("document.querySelector('#hand [aria-pressed=true] .words').textContent = arguments[0];",
+                            "queen of diamonds")
+                page.screenshot("page-table-marked-360")
+    finally:
+        page.driver.set_window_size(*DESKTOP)

@@ -59,8 +59,9 @@ __all__ = ["TAKES", "main"]
 
 
 _GAME = {  # option: (argparse's name for it, its help)
-    "--speech": ("speech", "auto (the default) tries your screen reader, then the built-in voice, then text lines;"
-                 " none leaves the reading to your screen reader; also screenreader or tts"),
+    "--speech": ("speech", "auto (the default) leaves the reading to a running screen reader, else the built-in"
+                 " voice, else text lines; none leaves the reading to your screen reader; screenreader speaks"
+                 " through it; tts uses the built-in voice"),
     "--transcript": ("transcript", "append every announcement to FILE as a line"),
     "--rate": ("rate", "built-in voice rate, words a minute (100 to 400)"),
     "--volume": ("volume", "built-in voice volume, percent (10 to 100)"),

@@ -61,15 +61,23 @@ class Announcer:
         show_text: bool = True,
     ) -> None:
         self.speaker = speaker
-        self.screen = screen if screen is not None else sys.stdout
+        self.printer = LinePrinter(screen if screen is not None else sys.stdout)
         self.transcript = transcript
         self.show_text = show_text
         self.history = MessageHistory(clean=clean)
-        self.printer = LinePrinter(self.screen)
         self.spoken_at: float | None = None
         """When (``time.perf_counter``) the last speech call was made; the key-to-speech benchmark reads it."""
         if isinstance(speaker, FallbackSpeaker):
             speaker.on_notice = self._notice
+
+    @property
+    def screen(self) -> TextIO:
+        """Where the lines are printed."""
+        return self.printer.screen
+
+    @screen.setter
+    def screen(self, screen: TextIO) -> None:
+        self.printer.screen = screen
 
     def _notice(self, text: str) -> None:
         """A speech chain's notice ("Speech through ... stopped working; using text lines instead."): the chain

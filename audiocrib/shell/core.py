@@ -453,6 +453,10 @@ class SessionCore:
         """Defined in `online`."""
         raise NotImplementedError
 
+    def _start_new_table(self) -> None:
+        """Defined in `online`: Start the game, at the end of a new table's setup."""
+        raise NotImplementedError
+
     def _leave_online_game(self) -> None:
         """Defined in `online`."""
         raise NotImplementedError

@@ -15,6 +15,7 @@ from audiocrib.shell.keys import (
     _ONLINE,
     _TABLE,
     _TYPING,
+    _TYPING_WEB,
     HELP_KEY,
     Binding,
     Mode,
@@ -47,6 +48,9 @@ class Helping(SessionCore):
         own = self._as_here(self._own_keys())
         if self.mode is Mode.DRILL:
             lines = [f"{key_words(b.keys)}: {b.description}" for b in own]
+        elif self.mode is Mode.TYPING and self.online_only:  # the browser page's text box has its own keys
+            lines = [f"You are typing: {self.line.purpose}. Type it in the text box; Enter sends it, Escape goes "
+                     "back.", *(f"{key_words(b.keys)}: {b.description}" for b in _TYPING_WEB[2:6])]
         elif self.mode is Mode.TYPING:
             lines = [f"You are typing: {self.line.purpose}. Type it, Enter takes it, Escape goes back.",
                      *(f"{key_words(b.keys)}: {b.description}" for b in _TYPING[2:8])]
@@ -81,7 +85,7 @@ class Helping(SessionCore):
             ("In the menus", (*_MENU_VALUES, *_MENU)),
             *((f"When you {_MOMENT_WORDS[m]}", b) for m, b in _MOMENT_KEYS.items() if not never.get(m, False)),
             ("At the table, always", table),
-            *((("At an online table", _ONLINE), ("Typing a line", _TYPING))
+            *((("At an online table", _ONLINE), ("Typing a line", _TYPING_WEB if self.online_only else _TYPING))
               if self.client is not None or self.mode is Mode.TYPING else ()),
             *((f"In practice, {_DRILL_WORDS[m]}", tuple(Binding(d.keys, d.description, d.method) for d in b))
               for m, b in DRILL_KEYS.items()),

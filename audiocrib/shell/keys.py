@@ -122,6 +122,19 @@ _TYPING = (
 """The keys while a line is typed: every other key that types a character types it."""
 
 
+_TYPING_WEB = (
+    Binding(("enter",), "Send the line, as the Send button does.", "_typing_done"),
+    Binding(("escape",), "Cancel and go back, as the Cancel button does.", "_typing_cancel"),
+    Binding(("left", "right"), "Move through the line, as in any text box.", "page"),
+    Binding(("home", "end"), "To the start or the end of the line.", "page"),
+    Binding(("backspace",), "Delete the character before the cursor.", "page"),
+    Binding(("tab",), "To the Send and Cancel buttons; Shift Tab comes back.", "page"),
+    Binding(("f1",), "Help for this moment.", "_help"),
+)
+"""The keys of the browser page's text box, for the help of a browser's session: the box itself keeps every key
+but Enter, Escape and F1 (its method "page": the page's, never the session's)."""
+
+
 _CONNECTING = (Binding(("escape",), "Stop connecting, back to the main menu.", "_stop_connecting"),)
 
 

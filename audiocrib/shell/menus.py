@@ -146,6 +146,9 @@ class Menus(SessionCore):
         if self.mode is Mode.PRACTICE:
             self._practice_choose(item)
             return
+        if self.mode is Mode.SETUP and item == "start the game" and self.return_mode is Mode.CREATE:
+            self._start_new_table()  # the new table's setup: the game is the server's
+            return
         if self.online_only and self.mode is Mode.SETUP and item == "start the game":  # no game on the host's computer
             self._menu_escape(key)
             return

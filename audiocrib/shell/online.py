@@ -376,11 +376,36 @@ class OnlineScreens(SessionCore):
             self.return_mode = Mode.CREATE
             self._enter_menu(Mode.SETUP, "Table setup: ")
         else:
-            rules = self.setup.rules()
-            levels = list(self.setup.levels)
-            seats = tuple(m.PERSON if seat < self.online_people else levels[(seat - 1) % len(levels)]
-                          for seat in range(rules.players))
-            self._seated(client.create(rules, seats, self.online_listed, self.online_limit))
+            self._create_table(start=False)
+
+    def _start_new_table(self) -> None:
+        """Start the game, the last item of a new table's setup: the table is made as set up and, with no seat
+        waiting for another person, its game starts at once (else the host starts it from the waiting room)."""
+        self.return_mode = Mode.MAIN
+        self.mode, self.menu_index = Mode.CREATE, CREATE_ITEMS.index("create")
+        if self.client is None:
+            self._back_to_main()
+            return
+        self._create_table(start=True)
+
+    def _create_table(self, start: bool) -> None:
+        """Make the new table as set up and sit at it; with ``start``, start its game at once when every other
+        seat is a computer player's."""
+        client = self.client
+        assert client is not None
+        rules = self.setup.rules()
+        levels = list(self.setup.levels)
+        seats = tuple(m.PERSON if seat < self.online_people else levels[(seat - 1) % len(levels)]
+                      for seat in range(rules.players))
+        answer = client.create(rules, seats, self.online_listed, self.online_limit)
+        if start and not isinstance(answer, str) and self.online_people <= 1:
+            refused = client.start_game()
+            if refused is None:
+                self.mode, self.menu_index = Mode.WAITING_ROOM, 0
+                self._maybe_begin()  # the game begins once its view has come (here, or from the tick)
+                return
+            self.say(refused)
+        self._seated(answer)
 
     def _online_escape(self, key: str) -> None:
         if self.mode is Mode.LOBBY and self.online_only:

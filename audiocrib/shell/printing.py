@@ -11,10 +11,12 @@ Two things a screen reader needs from the way the lines are written, both heard 
   for every item of the main menu. Once the screen has filled, each new line is read. (Writing the break first,
   "\\nline", keeps the cursor at the end of the text, but once the screen scrolls Orca then reads the line before
   it again with every new one.) NVDA and JAWS read new console text either way.
-- **A burst is written at once.** Everything said in one step of the program (a key's answer and the news it
-  brings: a new deal is five or six lines) is written in one call, so the terminal reports it as one insertion.
-  Written line by line, it came as several, and Orca, reading each insertion with the text after it up to the
-  cursor, read a line twice or lost one while the screen scrolled.
+- **A burst is written at once, and writes come apart.** Everything said in one step of the program (a key's
+  answer and the news it brings: a new deal is five or six lines) is written in one call, so the terminal reports
+  it as one insertion; and a write comes at least `GAP` seconds after the one before (lines said meanwhile, such as
+  a computer player's move right after yours, wait and go together). Orca reads each insertion together with the
+  text after it up to the cursor, at the moment it gets to it: written line by line, or a few milliseconds apart,
+  lines came out twice, cut ("rts again at zero."), or not at all while the screen scrolled.
 
 >>> import io
 >>> screen = io.StringIO()
@@ -36,6 +38,8 @@ __all__ = ["LinePrinter"]
 
 _FILL_PAUSE = 0.1
 """Seconds between filling the screen and the first lines."""
+GAP = 0.2
+"""The least time in seconds between two writes in an event loop."""
 
 
 def _is_terminal(screen: TextIO) -> bool:
@@ -47,16 +51,20 @@ def _is_terminal(screen: TextIO) -> bool:
 
 class LinePrinter:
     """Writes lines to ``screen``; inside a running event loop the lines of one step are held and written together
-    when the step ends (`flush`). On a terminal, the first write first fills the screen with empty lines."""
+    when the step ends (`flush`), at least `GAP` apart. On a terminal, the first write first fills the screen with
+    empty lines."""
 
     def __init__(self, screen: TextIO) -> None:
         self.screen = screen
         self._held: list[str] = []
+        self._written = -GAP
+        """When (``time.monotonic``) the last write was made."""
         self._fill = _is_terminal(screen)
         """Whether the screen is still to be filled before the first line."""
 
     def print(self, text: str) -> None:
-        """Print ``text`` as a line: at once outside an event loop, else with the rest of this step's lines."""
+        """Print ``text`` as a line: at once outside an event loop; in one, with the rest of this step's lines, and
+        no sooner than `GAP` after the last write."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -65,7 +73,7 @@ class LinePrinter:
         if loop is None:
             self.flush()
         elif len(self._held) == 1:
-            loop.call_soon(self.flush)
+            loop.call_later(max(0.0, self._written + GAP - time.monotonic()), self.flush)
 
     def flush(self) -> None:
         """Write the lines held, in one call. A closed terminal is let be: the speech must go on."""
@@ -80,6 +88,7 @@ class LinePrinter:
             # which Orca reads as nothing.
             time.sleep(_FILL_PAUSE)
         self._write(text)
+        self._written = time.monotonic()
 
     def _write(self, text: str) -> None:
         try:

@@ -140,16 +140,19 @@ class TableKeys(SessionCore):
         self.say(answers.scores(self.view()))
 
     def _key_turn(self, key: str) -> None:
+        self.say(self.turn_text())
+
+    def turn_text(self) -> str:
+        """What t says: whose turn it is (yours at a pause), with the time left to count or to move."""
         if self.holding:
-            self.say(f"Yours: press Enter for the next {self.next_up}.")
-            return
+            return f"Yours: press Enter for the next {self.next_up}."
         text = answers.turn(self.view())
         if self.moment == "count" and self.count_clock.running:
             text += f" {_number(self.count_clock.left()).capitalize()} seconds left to count."
         moving = self.table.move_time() if self.table is not None else None
         if moving is not None:
             text += " " + answers.move_time(self.view(), *moving)
-        self.say(text)
+        return text
 
     def _key_hand(self, key: str) -> None:
         self.say(answers.hand(self.view(), tuple(self.marked)))

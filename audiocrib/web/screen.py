@@ -1,6 +1,6 @@
 """What is on a session's screen, for the page to show: the mode, a title, the menu, the hand, the status lines
-(the scores, whose turn, whose crib, the starter, and the cards on the table or the hand counted) and the line
-being typed. Every string is the shell's own (its menu items as it says them, the one-key answers).
+(the scores, whose turn as t says it, whose crib, the starter, and the cards on the table or the hand counted) and
+the line being typed. Every string is the shell's own (its menu items as it says them, the one-key answers).
 
 >>> from audiocrib.shell.announcer import Announcer
 >>> from audiocrib.speech import RecordingSpeaker
@@ -86,12 +86,15 @@ def _table(session: Session) -> tuple[list[dict[str, Any]], list[str]]:
     view = session.view()
     moment = session.moment
     hand = []
-    for card in session._hand():
+    cards = session._hand()
+    for index, card in enumerate(cards):
         entry: dict[str, Any] = {"label": card.name, "short": str(card), "marked": card in session.marked}
         if moment == "play":
             entry["playable"] = card in view.playable
+        if moment in ("discard", "play"):
+            entry["current"] = index == session.cursor % len(cards)  # the card you are on (space, Enter)
         hand.append(entry)
-    status = [answers.scores(view), answers.turn(view), answers.crib_owner(view), answers.starter(view)]
+    status = [answers.scores(view), session.turn_text(), answers.crib_owner(view), answers.starter(view)]
     if view.phase in (Phase.PLAY, Phase.PEG_CLAIM):
         status.append(answers.table(view))
     elif view.phase is not Phase.DISCARD:

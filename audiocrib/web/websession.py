@@ -32,8 +32,8 @@ from audiocrib.web.screen import MENU_MODES, describe
 __all__ = ["BYE", "NO_LINE", "WebSession", "keep_settings", "read_settings"]
 
 Send = Callable[[dict[str, Any]], None]
-BYE = "Goodbye. Play again"
-"""The "bye" message's words: the page says them and may make them the label of its button to start again."""
+BYE = "Play again"
+"""The "bye" message's words: the label of the page's button to start again (the session has said its goodbye)."""
 NO_LINE = "Nothing is being typed now, so that line went nowhere."
 NO_MENU = "There is no menu on the screen now."
 NO_ITEM = "That menu has no such item."

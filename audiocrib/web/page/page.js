@@ -58,6 +58,7 @@
   let mode = '';                // the session's moment, from the newest screen
   let typed = null;             // the line's text as the gateway last described it (null: no text box)
   let following = true;         // the visible log shows its newest line (its reader has not scrolled back)
+  let placed = -1;              // where the page itself last scrolled the log to (its newest line)
   let downSaid = -1e9;          // when a key last had the page say it is disconnected (performance.now())
   let keep = loadKeep();
 
@@ -168,7 +169,7 @@
     const now = interrupt || interruptNext;
     interruptNext = false;
     append(log, text, LOG_LIMIT);
-    if (following) logScroll.scrollTop = logScroll.scrollHeight;
+    if (following) pin();
     // One live region, so nothing is spoken twice; an announcement that interrupts (or is the first after the
     // session stopped speech, as after a key press) is added while the region is assertive, and so is the rest of
     // its run; the others polite.
@@ -321,6 +322,9 @@
       // pressable: the session says why it cannot be played.
       if (card.playable === false) button.setAttribute('aria-disabled', 'true');
       else button.removeAttribute('aria-disabled');
+      // The card you are on (the one space marks and Enter plays), while you lay away or play.
+      if (card.current === true) button.setAttribute('aria-current', 'true');
+      else button.removeAttribute('aria-current');
     });
     handArea.hidden = cards.length === 0 && enter.hidden;
   }
@@ -395,17 +399,12 @@
     ended = true;
     setText(again, text);
     bye.hidden = false;
-    // The session is over, so the game area has nothing left to do: the way back in takes the focus. The button
-    // that takes it reads the words; the live region has them only when it does not (they are in the log).
+    // The session is over (it has said its goodbye), so the game area has nothing left to do: the way back in
+    // takes the focus, and a screen reader reads its words; the live region has them only when it does not.
     const active = document.activeElement;
     const moving = active === game || active === document.body || active === null ||
       (active.tagName === 'BUTTON' && !bye.contains(active));
-    if (moving) {
-      append(log, text, LOG_LIMIT);
-      if (following) logScroll.scrollTop = logScroll.scrollHeight;
-    } else {
-      say(text, false);
-    }
+    if (!moving) say(text, false);
     showMenu(null);
     showHand([]);
     showEnter(null);
@@ -470,11 +469,18 @@
 
   // The log follows its newest line while its reader has not scrolled back, also when it is resized (a phone
   // turned, the page zoomed), which moves its bottom without a scroll.
+  // A scroll event comes a frame after its scroll: the page's own scroll to the newest line, under a log that has
+  // grown since (a new column's reflow, more lines), is not its reader scrolling back.
+  function pin() {
+    logScroll.scrollTop = logScroll.scrollHeight;
+    placed = logScroll.scrollTop;
+  }
   logScroll.addEventListener('scroll', () => {
-    following = logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 24;
+    following = logScroll.scrollTop === placed ||
+      logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 24;
   });
   if ('ResizeObserver' in window) {
-    const stay = new ResizeObserver(() => { if (following) logScroll.scrollTop = logScroll.scrollHeight; });
+    const stay = new ResizeObserver(() => { if (following) pin(); });
     stay.observe(logScroll);
     stay.observe(log);
   }

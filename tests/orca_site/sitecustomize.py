@@ -1,13 +1,12 @@
-"""Runs Orca (``/usr/bin/orca``, with the arguments given) so that its debug log is written line by line.
+"""Loaded by the Python that runs Orca in the screen-reader tests (its PYTHONPATH names this folder): Orca's debug
+log is then written line by line.
 
 Orca opens ``--debug-file`` with the default buffering, so its last few kilobytes reach the file only when more
-follows; a test reading what Orca said would wait for words already spoken. Run by the system's Python, which has
-Orca's libraries (`tests.screenreader`).
+follows, and a test reading what Orca said would wait for words already spoken. Orca itself runs unchanged, as
+``/usr/bin/orca``, so a check for a running Orca sees it as it is (`tests.screenreader`).
 """
 
 import builtins
-import runpy
-import sys
 
 _open = builtins.open
 
@@ -19,5 +18,3 @@ def _line_buffered(file, mode="r", *args, **kwargs):  # type: ignore[no-untyped-
 
 
 builtins.open = _line_buffered
-sys.argv = ["/usr/bin/orca", *sys.argv[1:]]
-runpy.run_path("/usr/bin/orca", run_name="__main__")
