@@ -6,6 +6,10 @@ desktop's accessibility bus, with a fresh profile and ``--force-renderer-accessi
 xdotool into its focused window, as a player would, and reads what Orca said from the `Desktop`. What the page
 itself was told (its visible log, the element with the focus) is read through Chromium's DevTools protocol on a
 loopback port of its own, which changes nothing a screen reader sees.
+
+`BrowserDesktop` is `tests.screenreader.Desktop` with an Orca that neither kills another run's Orca nor is killed
+by it (``orca --replace`` kills every process of its user named "orca"), and that reads what Orca says in browse
+mode too.
 """
 
 from __future__ import annotations

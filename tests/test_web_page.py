@@ -482,6 +482,7 @@ def test_a_dropped_server_is_shown_and_the_page_connects_again(page: Browser, tm
                "the page to show it is disconnected")
     assert page.script("return document.getElementById('connection').getAttribute('role');") == "status"
     # The gateway's reason for closing is heard, and a key pressed while down is answered, not swallowed.
+    page.caught_up()
     assert "The server is stopping." in page.heard[-3:], page.heard[-3:]
     spy(page)
     assert page.press("x") == [down]
