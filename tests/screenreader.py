@@ -123,8 +123,11 @@ class Desktop:
                               "--load=module-always-sink"])
         _wait(lambda: (f / "runtime" / "pulse" / "native").exists(), "PulseAudio's socket", 20)
         self._start_speech()
-        orca_env = dict(self.env, PYTHONPATH=str(Path(__file__).with_name("orca_site")))
-        self._spawn("orca", ["orca", "--replace", "-u", str(f / "orca"), "--debug-file", str(self.orca_log)],
+        # orca_site holds what makes Orca write its debug log line by line, and a pgrep that finds no other Orca
+        # (Orca refuses to start beside one, and --replace would kill a developer's own).
+        site = Path(__file__).with_name("orca_site")
+        orca_env = dict(self.env, PYTHONPATH=str(site), PATH=f"{site}:{self.env['PATH']}")
+        self._spawn("orca", ["orca", "-u", str(f / "orca"), "--debug-file", str(self.orca_log)],
                     env_override=orca_env)
         self.wait_for("Screen reader on", timeout=60)
 
