@@ -7,9 +7,8 @@ xdotool into its focused window, as a player would, and reads what Orca said fro
 itself was told (its visible log, the element with the focus) is read through Chromium's DevTools protocol on a
 loopback port of its own, which changes nothing a screen reader sees.
 
-`BrowserDesktop` is `tests.screenreader.Desktop` with an Orca that neither kills another run's Orca nor is killed
-by it (``orca --replace`` kills every process of its user named "orca"), and that reads what Orca says in browse
-mode too.
+`BrowserDesktop` is `tests.screenreader.Desktop` that also reads what Orca says reading a page (its Say All and
+browse mode write no voice after the words).
 """
 
 from __future__ import annotations
@@ -38,31 +37,12 @@ OPTIONS = ("--force-renderer-accessibility", "--no-first-run", "--no-default-bro
            "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0")
 """Chromium's options: accessibility for every page; no first-run questions, updates, sync or network of its own."""
 
-
 _SPEECH = re.compile(r"SPEECH OUTPUT: '(.*?)' ?\[?(?:\{'established': \w+\})?\]?$", re.DOTALL | re.MULTILINE)
 _FOLDED = re.compile(r"\s*\n\s*")
-_UNSHARE = ("unshare", "--pid", "--fork", "--mount-proc", "--kill-child")
-_UNNAMED = '''"""Found first by the Orca of the browser's screen-reader tests (its PYTHONPATH names this folder):
-Orca names its process "orca" with this module when it can; with this one it keeps the name Python gave it."""
-
-
-def setproctitle(title):
-    """Leave the process's name as it is."""
-'''
-"""A ``setproctitle`` module that leaves Orca's process name alone, written where only Orca's Python looks."""
-
-
-def _can_unshare() -> bool:
-    try:
-        return subprocess.run([*_UNSHARE, "true"], capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
 
 
 class BrowserDesktop(Desktop):
-    """The desktop of `tests.screenreader`, with an Orca that lives beside the others on the machine: Orca started
-    with ``--replace`` kills every process of its user named "orca", so this one runs in a PID namespace of its own
-    where it finds no other Orca (where the system allows one), under a name that is not "orca"."""
+    """The desktop of `tests.screenreader`, read also where Orca reads a page."""
 
     def utterances(self) -> list[str]:
         """Everything Orca has said so far, in order: also what it says reading a page (Say All, browse mode), whose
@@ -72,25 +52,6 @@ class BrowserDesktop(Desktop):
         except FileNotFoundError:
             return []
         return [_FOLDED.sub(" ", match).strip() for match in _SPEECH.findall(log)]
-
-    def _spawn(self, name: str, args: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
-        if name != "orca":
-            return super()._spawn(name, args, **kwargs)
-        unnamed = self.folder / "orca-unnamed"
-        unnamed.mkdir(exist_ok=True)
-        (unnamed / "setproctitle.py").write_text(_UNNAMED)
-        env = dict(kwargs.pop("env_override", None) or self.env)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(unnamed), env.get("PYTHONPATH", "")]))
-        if Path(args[0]).name == "orca":  # run by Python, whose name the kernel gives the process, not "orca"
-            args = ["/usr/bin/python3", shutil.which("orca") or "/usr/bin/orca", *args[1:]]
-        if _can_unshare():
-            args = [*_UNSHARE, *args]
-        log = open(self.folder / f"{name}.log", "wb")  # the child keeps a copy of its own
-        process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,
-                                   start_new_session=True, **kwargs)
-        log.close()
-        self._processes.append(process)
-        return process
 
 
 def require_chromium() -> None:
