@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.xdist_group("screenreader"), pytest.mark.slow]
 
 _ECHO = re.compile(r"(return|escape|space|tab|backspace|home|end|left shift|F\d+|[a-z0-9]|\W)", re.IGNORECASE)
 """What Orca says of the keys themselves (its key echo): not the game's words."""
-BROWSE = re.compile(r"Browse mode|No more |Wrapping to|heading level|List with|embedded")
+BROWSE = re.compile(r"Browse mode|No more |Wrapping to|heading level|embedded")
 """What Orca says in browse mode (its quick navigation, Say All of the page) or of the game area as it was."""
 LOADING = ("Chromium frame.", "audiocrib - Chromium frame.", "Loading. Please wait.", "Finished loading audiocrib.",
            "Focus mode", "audiocrib game.")
@@ -191,23 +191,27 @@ def test_a_reload_is_heard_once_in_order_and_keeps_focus_mode(page: Page) -> Non
     assert told == ["Join a table by its code. 2 of 7."], told
 
 
-def test_the_buttons_keep_focus_mode(page: Page) -> None:
-    page.chromium.keys("Tab")
-    page.desktop.wait_for("push button", after=page.mark)
+def tab_to(page: Page, key: str, words: str) -> list[str]:
+    """Press Tab (or Shift Tab) and wait for Orca to say ``words`` of where the focus went; what it said."""
+    page.chromium.keys(key)
+    page.desktop.wait_for(words, after=page.mark)
     mark = page.desktop.quiet(1.0)
     heard = [said for said in page.desktop.since(page.mark).utterances[: mark - page.mark]
              if not _ECHO.fullmatch(said.strip())]
     page.mark = mark
+    assert not any(BROWSE.search(said) for said in heard), heard
+    return heard
+
+
+def test_the_buttons_keep_focus_mode(page: Page) -> None:
+    heard = tab_to(page, "Tab", "push button")
     assert heard[-1].endswith("push button."), heard
-    assert not any(said == "Browse mode" for said in heard), heard
     told, heard = page.step("c")
     assert_heard_once("c on a menu button", told, heard)
     assert told == [does_nothing("c", BROWSER_HELP_KEY)]
     told, heard = page.step("Down")
     assert_heard_once("Down on a menu button", told, heard)
-    page.chromium.keys("shift+Tab")
-    page.desktop.wait_for("audiocrib game", after=page.mark)
-    page.mark = page.desktop.quiet(1.0)
+    tab_to(page, "shift+Tab", "audiocrib game")
 
 
 def test_a_whole_deal_and_the_question_keys_are_read_once_in_order(page: Page) -> None:
@@ -227,6 +231,12 @@ def test_a_whole_deal_and_the_question_keys_are_read_once_in_order(page: Page) -
     for key in ("c", "b", "f", "v", "s", "t"):
         told, heard = page.step(key)
         assert_heard_once(key, told, heard)
+    # On a card's button (Tab), Orca stays in focus mode: the letters are the game's.
+    heard = tab_to(page, "Tab", "toggle button")
+    told, heard = page.step("b")
+    assert_heard_once("b on a card", told, heard)
+    assert told == ["The crib is yours."] or told[0].startswith("The crib is"), told
+    tab_to(page, "shift+Tab", "audiocrib game")
     for key in ("1", "2"):
         told, heard = page.move(f"mark {key}", key)
         assert_heard_once(f"mark {key}", told, heard)
