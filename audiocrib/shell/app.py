@@ -116,6 +116,7 @@ async def pace_computer_players(session: Session, stop: Callable[[], object], ti
             await table.others_move(session.settings.pace, ready)
         except Exception as error:  # a computer player's failure must not freeze the table
             session.say(f"A computer player failed to move ({type(error).__name__}); the game cannot go on.")
+            session.exit_status = 1
             session.finished = True
 
 

@@ -153,6 +153,8 @@ class SessionCore:
         self.hurried_at = -1
         """The number of events when Enter last hurried the computer players (said once a wait)."""
         self._finished = False
+        self.exit_status = 0
+        """The run's exit status: 1 once a game could not go on."""
         self.keys_pressed = 0
         self.settings_file = settings_file
         self.open_speech = open_speech

@@ -136,4 +136,4 @@ def _play(folders: Folders, speech: str | None, transcript: str | None, rate: in
     finally:
         player.close()
         session.close()
-    return 0
+    return session.exit_status

@@ -65,6 +65,11 @@ class SavedTable:
         levels, told, early, passed = data["levels"], data["told"], data["early"], data["passed"]
         table, history = data["table"], data["history"]
         heard = len(game.view(SEAT).events)
+        rules = game.rules
+        by_hand = rules.manual_counting or rules.muggins or rules.manual_pegging
+        if game.manual_seats != (frozenset({SEAT}) if by_hand else frozenset()) or not game.auto_go:
+            # a computer player must never be asked to claim: only the player's own seat counts or pegs by hand
+            raise ValueError("the table's settings are not the ones audiocrib plays with")
         if not (isinstance(levels, list) and len(levels) == game.rules.players - 1
                 and all(level in LEVEL_NAMES for level in levels)):
             raise ValueError("the computer players' levels do not fit the table")
