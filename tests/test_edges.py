@@ -137,9 +137,8 @@ def test_a_game_that_cannot_go_on_says_so_and_the_run_ends_with_failure() -> Non
 
 
 # ------------------------------------------------------------------ 2: a lock that cannot be taken
-LOCKED_OUT = ("The data folder's lock, audiocrib.lock, cannot be taken ({reason}), so this copy keeps no game in "
-              "progress, and another copy's game is not offered. Here you can practise, or play a game that is not "
-              "kept, or quit.")
+LOCKED_OUT = ("The data folder's lock, audiocrib.lock, cannot be taken ({reason}), so this copy neither offers nor "
+              "keeps a game in progress. Here you can practise, or play a game that is not kept, or quit.")
 
 
 @pytest.mark.parametrize(("form", "reason"), [("a folder", "Is a directory"),
