@@ -148,7 +148,7 @@ class Keeping(SessionCore):
         if self.save_path is not None:
             path = self.save_path
             self.unsaved.add("game")  # a failure now is said here, in its own words
-            self._write("game", lambda: path.unlink(missing_ok=True))
+            self._write("game", lambda: files.remove(path))
             if "game" in self.unsaved:
                 self.say(f"Your game could not be let go ({self.write_error}): audiocrib will offer it again at "
                          "the next start, where you can abandon it or start a new game over it. Goodbye.")

@@ -139,7 +139,7 @@ class OfflineTable:
         if path is None:
             return
         if self.game.over:
-            path.unlink(missing_ok=True)
+            files.remove(path)
             return
         saved = SavedTable(self.game, self._levels, heard.told, heard.early, heard.passed, self._name, history)
         files.save(path, saved.dumps(moment))
