@@ -244,7 +244,7 @@ def test_invisible_characters_never_reach_the_screen_speech_transcript_or_histor
     transcript = TranscriptSpeaker(tmp_path / "transcript.txt")
     announcer = Announcer(speaker, screen, transcript)
     for name, chars in INVISIBLE.items():
-        announcer.say(f"Bob{chars} plays.")
+        announcer.say(f"Bob{chars}plays.")
         assert speaker.said[-1] == "Bob plays.", name
     transcript.close()
     lines = (tmp_path / "transcript.txt").read_text().splitlines()

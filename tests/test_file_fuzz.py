@@ -108,6 +108,13 @@ def _edit(good: bytes, path: tuple[str | int, ...], value: Any) -> bytes:
 
 
 Form = Callable[[bytes], bytes]
+
+
+def _setting(path: tuple[str | int, ...], value: Any) -> Form:
+    """The form with the value at ``path`` set to ``value``."""
+    return lambda good: _edit(good, path, value)
+
+
 COMMON: dict[str, Form] = {
     "empty": lambda good: b"",
     "only spaces": lambda good: b"  \n\t ",
@@ -176,12 +183,10 @@ SPECIFIC: dict[str, dict[str, Form]] = {
             _edit(good, ("game", "rules", "manual_counting"), True), ("game", "manual_seats"), [0, 1]),
         "no manual seat at a manual table": lambda good: _edit(good, ("game", "rules", "manual_pegging"), True),
         "auto go off": lambda good: _edit(good, ("game", "auto_go"), False),
-        **{f"a computer player named {name}": (lambda name: lambda good: _edit(good, ("game", "names", 1), name))(name)
+        **{f"a computer player named {name}": _setting(("game", "names", 1), name)
            for name in ("You", "you", "YOU", "\uff39\uff4f\uff55", "You\u200d")},
-        **{f"a name with {what}": (lambda chars: lambda good: _edit(good, ("game", "names", 1), f"Bob{chars}"))(chars)
-           for what, chars in INVISIBLE.items()},
-        **{f"history with {what}": (lambda chars: lambda good: _edit(good, ("history",), [f"Hi{chars}."]))(chars)
-           for what, chars in INVISIBLE.items()},
+        **{f"a name with {what}": _setting(("game", "names", 1), f"Bob{chars}") for what, chars in INVISIBLE.items()},
+        **{f"history with {what}": _setting(("history",), [f"Hi{chars}."]) for what, chars in INVISIBLE.items()},
         "a table name with a soft hyphen": lambda good: _edit(good, ("table",), "a\u00adtable"),
     },
     "statistics.json": {

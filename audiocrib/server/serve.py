@@ -23,6 +23,7 @@ from pathlib import Path
 from aiohttp import web
 from filelock import FileLock, Timeout
 
+from audiocrib.engine.text import printable
 from audiocrib.server.app import PATH, Pages, Server, make_app
 from audiocrib.server.limits import Limits
 from audiocrib.server.records import StoreError
@@ -82,7 +83,7 @@ def read_password(path: str) -> str:
     except OSError as error:
         raise ServeError(f"--password-file cannot be read: {_reason(error)}.") from None
     password = text.removesuffix("\n").removesuffix("\r")
-    if not 1 <= len(password) <= 128 or not password.isprintable():
+    if not 1 <= len(password) <= 128 or not printable(password):
         raise ServeError("--password-file must hold the password on one line: 1 to 128 printable characters.")
     return password
 

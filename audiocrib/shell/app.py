@@ -23,6 +23,7 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import DummyOutput, Output
 
+from audiocrib.engine.text import printable
 from audiocrib.shell.session import Session
 from audiocrib.shell.table import Table
 
@@ -43,7 +44,7 @@ _TICK = 0.02
 
 def _spoken_key(event: KeyPressEvent) -> str:
     press = event.key_sequence[0]
-    if len(press.data) == 1 and press.data.isprintable():
+    if len(press.data) == 1 and printable(press.data):
         return press.data
     key = press.key
     return key.value if isinstance(key, Keys) else str(key)

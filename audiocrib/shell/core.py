@@ -18,6 +18,7 @@ from audiocrib.client.remote import OnlineClient
 from audiocrib.engine.actions import Action
 from audiocrib.engine.cards import Card
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.text import printable
 from audiocrib.engine.views import PlayerView
 from audiocrib.progress.practice import DiscardDrill
 from audiocrib.progress.statistics import Statistics
@@ -218,7 +219,7 @@ class SessionCore:
         self.keys_pressed += 1
         if self.table is not None:
             self.table.hurry()
-        if self.mode is Mode.TYPING and (key == "space" or (len(key) == 1 and key.isprintable())):
+        if self.mode is Mode.TYPING and (key == "space" or (len(key) == 1 and printable(key))):
             self._typing_key(key)
             return
         bindings = self.bindings()

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from audiocrib.engine.errors import AudiocribError
 from audiocrib.engine.game import Game
-from audiocrib.shell.announcer import clean
+from audiocrib.engine.text import printable
 from audiocrib.shell.history import LIMIT, LINE_LIMIT
 from audiocrib.shell.tablesetup import LEVEL_NAMES
 
@@ -87,6 +87,6 @@ class SavedTable:
 
 
 def _text(text: str, limit: int) -> bool:
-    """True if ``text`` is a line audiocrib could have kept: printable as it is (`clean` leaves it alone), and at
-    most ``limit`` characters."""
-    return len(text) <= limit and clean(text) == text
+    """True if ``text`` is a line audiocrib could have kept: printable as it is (the one rule of
+    `audiocrib.engine.text`, which the announcer cleans every line by), and at most ``limit`` characters."""
+    return len(text) <= limit and printable(text)
