@@ -26,6 +26,8 @@ from audiocrib.engine.actions import ClaimCount, Discard, Go, Play
 from audiocrib.engine.game import Game, Phase
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.scoring import score_play
+from audiocrib.server.records import StoreError
+from audiocrib.server.store import Store
 from audiocrib.shell import files
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.main import Folders, open_session
@@ -288,3 +290,12 @@ def test_a_data_dir_that_cannot_be_opened_is_one_sentence(tmp_path: Path) -> Non
         f"Your data folder, {folder}, cannot be opened (Permission denied), so no game can be resumed and nothing "
         "is kept this time.", MENU], lines
     assert sorted(p.name for p in folder.iterdir()) == ["settings.json"]
+
+
+# ------------------------------------------------------------------ 5: the player's own word as another's name
+@pytest.mark.parametrize("name", ["You", "you", "\uff39\uff4f\uff55", "YOUR", "Yours"])
+def test_no_one_on_a_server_may_take_the_word_every_player_hears_for_themselves(name: str, tmp_path: Path) -> None:
+    with Store(tmp_path / "server.sqlite3") as store:
+        with pytest.raises(StoreError, match="what every player hears for themselves"):
+            store.add_player(name)
+        store.add_player("Yolanda")

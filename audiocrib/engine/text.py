@@ -15,11 +15,22 @@ a message that is not `printable`.
 (True, False, False, False, True)
 >>> clean("Bob\\x1b]0;owned\\x07 deals\\u00ad.")
 'Bob ]0;owned  deals .'
+
+No seat but the listener's own may be called by the words each listener hears for themselves ("You plays" would
+be said of another), in any case or width:
+
+>>> own_word("You"), own_word("\\uff39\\uff4f\\uff55"), own_word("YOURS"), own_word("Yolanda")
+(True, True, True, False)
 """
 
 from __future__ import annotations
 
-__all__ = ["clean", "printable"]
+import unicodedata
+
+__all__ = ["OWN_WORDS", "clean", "own_word", "printable"]
+
+OWN_WORDS = frozenset({"you", "your", "yours"})
+"""The words a listener hears for their own seat (`audiocrib.telling.listener`), in lower case."""
 
 
 def printable(text: str) -> bool:
@@ -41,3 +52,9 @@ def clean(text: str) -> str:
             kept.append(" ")
             gap = True
     return "".join(kept)
+
+
+def own_word(name: str) -> bool:
+    """True if ``name``, normalised (Unicode NFKC, without case, without spaces at its ends), is one of
+    `OWN_WORDS`: a name no other seat may have."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip() in OWN_WORDS

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from audiocrib.engine.errors import AudiocribError
 from audiocrib.engine.game import Game
-from audiocrib.engine.text import printable
+from audiocrib.engine.text import own_word, printable
 from audiocrib.shell.history import LIMIT, LINE_LIMIT
 from audiocrib.shell.tablesetup import LEVEL_NAMES
 
@@ -81,6 +81,8 @@ class SavedTable:
             raise ValueError("the table's name or the messages are not text")
         if not all(_text(name, NAME_LIMIT) for name in game.names) or not _text(table, 64):
             raise ValueError("a name is not printable text of a sane length")
+        if any(own_word(name) for seat, name in enumerate(game.names) if seat != SEAT):
+            raise ValueError("a computer player has the player's own word for a name")
         if len(history) > LIMIT or not all(_text(line, LINE_LIMIT) for line in history):
             raise ValueError("the messages are not what audiocrib keeps")
         return cls(game, tuple(levels), told, frozenset(early), passed, table, tuple(history))
