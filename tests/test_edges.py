@@ -299,3 +299,28 @@ def test_no_one_on_a_server_may_take_the_word_every_player_hears_for_themselves(
         with pytest.raises(StoreError, match="what every player hears for themselves"):
             store.add_player(name)
         store.add_player("Yolanda")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="folder permissions of this kind are POSIX")
+def test_a_configuration_folder_that_cannot_be_opened_is_its_own_one_sentence(tmp_path: Path) -> None:
+    config, data = tmp_path / "config", tmp_path / "data"
+    config.mkdir()
+    data.mkdir()
+    (config / "settings.json").write_text("{}")
+    config.chmod(0)
+    child = ("import sys; from pathlib import Path; from audiocrib.shell.main import Folders, open_session;"
+             "from audiocrib.speech import SilentSpeaker;"
+             "s = open_session(Folders(Path(sys.argv[1]), Path(sys.argv[2])), speaker=SilentSpeaker());"
+             "s.start(); [s.press(k) for k in ('down', 'enter', 'right', 'escape')]")
+    powerless = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"] if os.geteuid() == 0 else []
+    try:
+        done = subprocess.run([*powerless, sys.executable, "-c", child, str(config), str(data)],
+                              capture_output=True, text=True, timeout=60)
+    finally:
+        config.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1:3] == [f"Your configuration folder, {config}, cannot be opened (Permission denied), so the "
+                          "default settings are used and none are kept this time.", MENU]
+    assert not [line for line in lines if "cannot be saved" in line]
+    assert sorted(p.name for p in config.iterdir()) == ["settings.json"]
