@@ -130,6 +130,7 @@ def check_host(host: str, port: int) -> None:
     except (socket.gaierror, UnicodeError):
         raise ServeError(f"--host names no address of this computer: {host}. Give one like 127.0.0.1, or 0.0.0.0"
                          " for every address.") from None
+    usable = False
     for family, kind, protocol, _, address in addresses:
         try:
             with socket.socket(family, kind, protocol) as trial:
@@ -137,10 +138,13 @@ def check_host(host: str, port: int) -> None:
                     trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 trial.bind(address)
         except OSError as error:
-            if error.errno == errno.EADDRNOTAVAIL:
-                raise ServeError(f"--host names an address that is not this computer's: {host}. Give one like"
-                                 " 127.0.0.1, or 0.0.0.0 for every address.") from None
-            raise ServeError(f"The server cannot listen on {host} port {port}: {_reason(error)}.") from None
+            if error.errno != errno.EADDRNOTAVAIL:
+                raise ServeError(f"The server cannot listen on {host} port {port}: {_reason(error)}.") from None
+            continue  # asyncio passes over such an address too (localhost's ::1 where IPv6 is off)
+        usable = True
+    if not usable:
+        raise ServeError(f"--host names an address that is not this computer's: {host}. Give one like 127.0.0.1,"
+                         " or 0.0.0.0 for every address.")
 
 
 def _tls(settings: Settings) -> ssl.SSLContext | None:
