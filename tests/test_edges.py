@@ -33,6 +33,7 @@ from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.main import Folders, open_session
 from audiocrib.shell.offline import OfflineTable
 from audiocrib.shell.savedgame import SavedTable
+from audiocrib.shell.session import Session
 from audiocrib.speech import RecordingSpeaker, TranscriptSpeaker
 from tests.autoplay import keys_for
 from tests.shell_driver import Table, run
@@ -72,9 +73,8 @@ def test_a_save_giving_a_computer_seat_a_claim_is_set_aside_at_the_start(tmp_pat
         program.kill()
 
 
-@pytest.mark.parametrize("auto_go", [False])
-def test_a_save_with_settings_the_shell_never_uses_is_refused(auto_go: bool) -> None:
-    game = Game(Rules(), names=("You", "Bob"), seed=5, auto_go=auto_go)
+def test_a_save_with_settings_the_shell_never_uses_is_refused() -> None:
+    game = Game(Rules(), names=("You", "Bob"), seed=5, auto_go=False)  # the shell always lets the game say go
     data = json.loads(SavedTable(game, ("easy",), 0, frozenset(), -1, "a table", ()).dumps("discard"))
     with pytest.raises(ValueError, match="settings"):
         SavedTable.from_json(data)
@@ -176,9 +176,9 @@ def test_a_lock_that_cannot_be_taken_keeps_nothing_and_says_why(form: str, reaso
 
 
 # ------------------------------------------------------------------ 3: a damaged file that cannot be set aside
-def _change_a_setting(session: object) -> None:
+def _change_a_setting(session: Session) -> None:
     for key in ("down", "enter", "right", "escape"):  # Table setup, three players: the settings are written
-        session.press(key)  # type: ignore[attr-defined]
+        session.press(key)
 
 
 def test_a_damaged_file_with_every_numbered_name_taken_is_still_kept(tmp_path: Path) -> None:
