@@ -282,6 +282,8 @@ CASES: list[tuple[list[str], list[str]]] = [
     (["--no-sound", *ARENA], ["--no-sound is an option of the game, not of arena"]),
     # the game's options (each refused before the game could start)
     (["bogus\x1b[31m"], ["bogus\\x1b[31m is not a command"]),
+    (["bogus"], ["the commands are play, online, score, discards, table, arena and serve"]),
+    (["score", *HAND, "--starter", ""], ["An empty entry is not a card"]),
     (["--frob"], ["does not know --frob"]),
     (["--s", "1"], ["--s could be --speech, --sound-volume or --seed"]),
     (["--no-text=1"], ["--no-text takes no value"]),
@@ -303,3 +305,26 @@ def test_every_bad_value_is_one_sentence(capsys: pytest.CaptureFixture[str], arg
     status = main(argv)
     captured = capsys.readouterr()
     assert_refused(status, captured.out, captured.err, *words)
+
+
+# --- issue 24: serve's files and addresses -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "words"), [("/dev/zero", ["--password-file", "not an ordinary file"]),
+                                              ("/dev/null", ["--password-file", "not an ordinary file"])])
+def test_a_password_file_that_is_a_device_is_named_as_one(capsys: pytest.CaptureFixture[str], name: str,
+                                                          words: list[str]) -> None:
+    status = main(["serve", "--password-file", name])
+    captured = capsys.readouterr()
+    line = assert_refused(status, captured.out, captured.err, *words)
+    assert "does not exist" not in line
+
+
+@pytest.mark.parametrize("host", ["999.1.1.1", "no-such-host.invalid", "192.0.2.77"])
+def test_a_host_that_cannot_be_listened_on_is_one_sentence_and_makes_no_folder(
+        capsys: pytest.CaptureFixture[str], host: str, tmp_path: Path) -> None:
+    new = tmp_path / "new"
+    status = main(["serve", "--data-dir", str(new), "--host", host, "--port", "0"])
+    captured = capsys.readouterr()
+    line = assert_refused(status, captured.out, captured.err, "--host", host)
+    assert "unknown error" not in line.lower()
+    assert not new.exists()

@@ -87,6 +87,9 @@ def test_a_link_planted_as_the_partial_copy_is_replaced_never_written_through(ho
 
 
 # ------------------------------------------------------------------ reading: every file in many hostile forms
+INVISIBLE = {"arabic letter mark": "\u061c", "tag characters": "\U000e0020\U000e007f", "soft hyphen": "\u00ad",
+             "interlinear annotation": "\ufff9\ufffa\ufffb", "private use": "\ue000", "unassigned": "\U000e0080"}
+"""Characters a screen does not show and a screen reader may not read (or reads out of order): issue 24."""
 BIG = "9" * 5000
 """More digits than Python turns into a number (4,300)."""
 LONG = "9" * 4000
@@ -105,6 +108,13 @@ def _edit(good: bytes, path: tuple[str | int, ...], value: Any) -> bytes:
 
 
 Form = Callable[[bytes], bytes]
+
+
+def _setting(path: tuple[str | int, ...], value: Any) -> Form:
+    """The form with the value at ``path`` set to ``value``."""
+    return lambda good: _edit(good, path, value)
+
+
 COMMON: dict[str, Form] = {
     "empty": lambda good: b"",
     "only spaces": lambda good: b"  \n\t ",
@@ -165,6 +175,19 @@ SPECIFIC: dict[str, dict[str, Form]] = {
         "events not a list": lambda good: _edit(good, ("game", "events"), {"a": 1}),
         "an event of garbage": lambda good: _edit(good, ("game", "events", 0), [None, 10**30, "x"]),
         "names not text": lambda good: _edit(good, ("game", "names"), [1, 2]),
+        # what the game never writes (issue 24): a computer player's seat claiming by hand, a setting the shell
+        # never uses, a computer player called by the player's own word, and invisible characters in text
+        "a computer seat pegging by hand": lambda good: _edit(
+            _edit(good, ("game", "rules", "manual_pegging"), True), ("game", "manual_seats"), [0, 1]),
+        "a computer seat counting by hand": lambda good: _edit(
+            _edit(good, ("game", "rules", "manual_counting"), True), ("game", "manual_seats"), [0, 1]),
+        "no manual seat at a manual table": lambda good: _edit(good, ("game", "rules", "manual_pegging"), True),
+        "auto go off": lambda good: _edit(good, ("game", "auto_go"), False),
+        **{f"a computer player named {name}": _setting(("game", "names", 1), name)
+           for name in ("You", "you", "YOU", "\uff39\uff4f\uff55", "You\u200d")},
+        **{f"a name with {what}": _setting(("game", "names", 1), f"Bob{chars}") for what, chars in INVISIBLE.items()},
+        **{f"history with {what}": _setting(("history",), [f"Hi{chars}."]) for what, chars in INVISIBLE.items()},
+        "a table name with a soft hyphen": lambda good: _edit(good, ("table",), "a\u00adtable"),
     },
     "statistics.json": {
         "games of 4,000 digits": lambda good: _edit(good, ("total", "games"), f"@{LONG}@"),

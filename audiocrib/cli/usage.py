@@ -158,8 +158,8 @@ def sentence(message: str, command: str) -> str:
     if argument is not None:
         name, what = argument.groups()
         if what.startswith("invalid choice:"):  # the only option left to argparse's choices: the command
-            return (f"{shown(_given(what))} is not a command; the commands are score, discards, table, arena and"
-                    " serve.")
+            return (f"{shown(_given(what))} is not a command; the commands are play, online, score, discards, table,"
+                    " arena and serve.")
         if what.startswith("expected one argument") and name in TAKES:
             return f"{name} needs a value: {TAKES[name]}."
         if what.startswith("ignored explicit argument"):

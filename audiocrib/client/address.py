@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from audiocrib.engine.text import printable
+
 __all__ = ["DEFAULT_PORT", "Address", "read_address"]
 
 DEFAULT_PORT = 4121
@@ -46,7 +48,7 @@ class Address:
 def read_address(text: str) -> Address:
     """The address ``text`` names; ValueError with one sentence if it names none."""
     text = text.strip()
-    if not text or len(text) > MAX_ADDRESS or not text.isascii() or not text.isprintable():
+    if not text or len(text) > MAX_ADDRESS or not text.isascii() or not printable(text):
         raise ValueError(_WRONG)
     if "://" not in text:
         text = "ws://" + text

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
+from audiocrib.engine.text import printable
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 
@@ -234,7 +235,7 @@ class Link:
 def _close_reason(socket: aiohttp.ClientWebSocketResponse, frame: aiohttp.WSMessage) -> str:
     """The server's reason for closing, if it gave a plain one."""
     extra = frame.extra if isinstance(frame.extra, str) else ""
-    if extra and extra.isascii() and extra.isprintable() and len(extra) <= 200:
+    if extra and extra.isascii() and printable(extra) and len(extra) <= 200:
         return extra
     return ""
 

@@ -117,7 +117,7 @@ class Card:
             return known
         match = _CARD_RE.match(cleaned)
         if match is None:
-            shown = cleaned if cleaned else "an empty entry"
+            shown = cleaned if cleaned else "An empty entry"  # a sentence begins with it
             raise CardError(
                 f"{shown!s} is not a card: write a rank (A, 2 to 9, T, J, Q or K) then a suit (C, D, H or S), like 5H."
             )

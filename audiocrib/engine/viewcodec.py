@@ -29,6 +29,7 @@ from audiocrib.engine.events import Event, event_from_json, event_text, event_to
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.phase import Phase
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.text import printable
 from audiocrib.engine.views import PlayerView
 
 __all__ = ["MAX_VIEW_EVENTS", "checked_event", "field_named", "rules_text", "view_from_json", "view_text",
@@ -247,7 +248,7 @@ def view_from_json(data: Any) -> PlayerView:
     rules = read.rules(data["rules"])
     players, sides = rules.players, rules.sides
     names = read.listed("names", data["names"], size=players)
-    if not all(isinstance(n, str) and 0 < len(n) <= _MAX_NAME and n.isprintable() for n in names):
+    if not all(isinstance(n, str) and 0 < len(n) <= _MAX_NAME and printable(n) for n in names):
         raise read.refuse("names", "a name for each seat, in printable text")
     try:
         phase = Phase(data["phase"])

@@ -24,6 +24,7 @@ from audiocrib.engine.errors import AudiocribError
 from audiocrib.engine.events import Event, event_text, event_to_json
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.text import printable
 from audiocrib.engine.viewcodec import checked_event, field_named, rules_text, view_from_json, view_text, view_to_json
 from audiocrib.engine.views import PlayerView
 
@@ -82,20 +83,20 @@ class Text(Field):
 
 
 def _name_character(c: str) -> bool:
-    return c.isprintable() and (c.isalnum() or c in " .'-_")
+    return printable(c) and (c.isalnum() or c in " .'-_")
 
 
 NAME = Text(1, 24, _name_character, "letters, digits and spaces, with no marks but the full stop, apostrophe, hyphen "
             "and underscore")
 """A player's name: it is spoken and printed, so letters, digits, spaces and a few marks only (no HTML, no escapes)."""
-CHAT = Text(1, 300, str.isprintable, "printable characters")
+CHAT = Text(1, 300, printable, "printable characters")
 """A chat message: any printable text, kept as it was typed (never read as markup)."""
-SENTENCE = Text(1, 500, str.isprintable, "printable characters")
+SENTENCE = Text(1, 500, printable, "printable characters")
 """A sentence from the server: a refusal or a notice."""
 TOKEN = Text(16, 128, lambda c: c in string.ascii_letters + string.digits + "-_", "letters, digits, hyphens and "
              "underscores", trim=False)
 """The secret a server gives a player to keep (URL-safe base64)."""
-PASSWORD = Text(1, 128, str.isprintable, "printable characters", trim=False)
+PASSWORD = Text(1, 128, printable, "printable characters", trim=False)
 TABLE_CODE = Text(1, 16, lambda c: c in string.ascii_letters + string.digits + "-", "letters, digits and hyphens")
 """A table's number, or a private table's short code."""
 
@@ -185,7 +186,7 @@ def _engine_sentence(error: AudiocribError, fallback: ProtocolError) -> Protocol
     """The engine's own sentence when it is short, plain and one sentence that reads well on its own (it may quote
     what was sent, but not begin with it), else ``fallback``."""
     message = str(error)
-    plain = len(message) <= 200 and message.isascii() and message.isprintable() and message[:1].isupper() \
+    plain = len(message) <= 200 and message.isascii() and printable(message) and message[:1].isupper() \
         and message.endswith(".") and ". " not in message
     return ProtocolError(message) if plain else fallback
 

@@ -27,6 +27,7 @@ from typing import Any
 from audiocrib.engine.events import GameWon, MatchWon
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Variant
+from audiocrib.engine.text import printable
 
 __all__ = ["LEVELS", "Statistics", "Tally"]
 
@@ -163,7 +164,7 @@ class Statistics:
         if not set(by_level) <= set(LEVELS) or not set(by_variant) <= {v.value for v in Variant}:
             raise ValueError("the statistics name a level or a variant audiocrib does not have")
         if len(counted) > _KEPT_IDS or not all(
-                isinstance(name, str) and len(name) <= 100 and name.isprintable() for name in counted):
+                isinstance(name, str) and len(name) <= 100 and printable(name) for name in counted):
             raise ValueError("the games counted are not audiocrib's names for games")
         matches, match_wins = data.get("matches", 0), data.get("match_wins", 0)
         if not (type(matches) is int and type(match_wins) is int and 0 <= match_wins <= matches <= MOST_GAMES):

@@ -9,6 +9,7 @@ sentence in a `ServeError`.
 from __future__ import annotations
 
 import asyncio
+import errno
 import ipaddress
 import os
 import signal
@@ -23,12 +24,13 @@ from pathlib import Path
 from aiohttp import web
 from filelock import FileLock, Timeout
 
+from audiocrib.engine.text import printable
 from audiocrib.server.app import PATH, Pages, Server, make_app
 from audiocrib.server.limits import Limits
 from audiocrib.server.records import StoreError
 from audiocrib.server.store import Store
 
-__all__ = ["LOCK_FILE", "STORE_FILE", "ServeError", "Settings", "check_file", "read_password", "serve"]
+__all__ = ["LOCK_FILE", "STORE_FILE", "ServeError", "Settings", "check_file", "check_host", "read_password", "serve"]
 
 STORE_FILE = "server.sqlite3"
 LOCK_FILE = "server.lock"
@@ -62,8 +64,10 @@ def check_file(option: str, value: str) -> None:
         raise ServeError(f"{option} takes the name of a file, not {'an empty value' if not value else 'that'}.")
     if os.path.isdir(value):
         raise ServeError(f"{option} names a folder; give a file.")
-    if not os.path.isfile(value):
+    if not os.path.exists(value):
         raise ServeError(f"{option} names a file that does not exist: {value}.")
+    if not os.path.isfile(value):
+        raise ServeError(f"{option} names something that is not an ordinary file (a device or a pipe); give a file.")
     if not os.access(value, os.R_OK):
         raise ServeError(f"{option} names a file that audiocrib may not read.")
 
@@ -82,7 +86,7 @@ def read_password(path: str) -> str:
     except OSError as error:
         raise ServeError(f"--password-file cannot be read: {_reason(error)}.") from None
     password = text.removesuffix("\n").removesuffix("\r")
-    if not 1 <= len(password) <= 128 or not password.isprintable():
+    if not 1 <= len(password) <= 128 or not printable(password):
         raise ServeError("--password-file must hold the password on one line: 1 to 128 printable characters.")
     return password
 
@@ -91,6 +95,7 @@ def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = 
     """Run the server until it is stopped; ``say`` prints a line; ``pages`` adds the browser's page (see
     `make_app`). Returns the exit status (0 once stopped)."""
     tls = _tls(settings)
+    check_host(settings.host, settings.port)  # before the data folder is made: a start refused leaves nothing
     try:
         settings.folder.mkdir(parents=True, exist_ok=True)
         lock = FileLock(settings.folder / LOCK_FILE, thread_local=False)
@@ -115,6 +120,31 @@ def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = 
         return 0
     finally:
         lock.release(force=True)
+
+
+def check_host(host: str, port: int) -> None:
+    """A `ServeError` if the server could not listen on ``host`` at ``port``: a name that is no address, or an
+    address that is not this computer's, or a port in use. The sockets are only tried, and closed at once."""
+    try:
+        addresses = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError):
+        raise ServeError(f"--host names no address of this computer: {host}. Give one like 127.0.0.1, or 0.0.0.0"
+                         " for every address.") from None
+    usable = False
+    for family, kind, protocol, _, address in addresses:
+        try:
+            with socket.socket(family, kind, protocol) as trial:
+                if os.name == "posix":  # as asyncio listens there: an old connection's port is free again
+                    trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                trial.bind(address)
+        except OSError as error:
+            if error.errno != errno.EADDRNOTAVAIL:
+                raise ServeError(f"The server cannot listen on {host} port {port}: {_reason(error)}.") from None
+            continue  # asyncio passes over such an address too (localhost's ::1 where IPv6 is off)
+        usable = True
+    if not usable:
+        raise ServeError(f"--host names an address that is not this computer's: {host}. Give one like 127.0.0.1,"
+                         " or 0.0.0.0 for every address.")
 
 
 def _tls(settings: Settings) -> ssl.SSLContext | None:

@@ -44,6 +44,7 @@ from audiocrib.engine.events import Event, MatchWon, event_row
 from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.saving import save_value
+from audiocrib.engine.text import own_word
 from audiocrib.server.records import (
     Player,
     Seat,
@@ -160,6 +161,8 @@ class Store:
         The caller checks the name's length and characters; the store refuses one already taken, whatever its
         case or Unicode form.
         """
+        if own_word(name):
+            raise StoreError(f"The name {name} is what every player hears for themselves; choose another.")
         key = name_key(name)
         token = new_token()
         digest = token_hash(token)

@@ -25,29 +25,26 @@ characters that reorder what a screen reader reads.
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from typing import TextIO
 
+from audiocrib.engine.text import clean as clean_text
 from audiocrib.shell.history import MessageHistory
 from audiocrib.shell.printing import LinePrinter
 from audiocrib.speech import FallbackSpeaker, Speaker, TranscriptSpeaker
 
 __all__ = ["Announcer", "clean"]
 
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]+")
-"""Control characters (C0, DEL, C1), line and paragraph separators, zero-width and direction marks and
-overrides, and lone surrogates (which no terminal can print)."""
-
 
 def clean(text: str) -> str:
-    """``text`` with each run of control characters made one space.
+    """``text`` with each run of characters a terminal or a screen reader must not get (control, format, private-use,
+    unassigned, surrogate, separator: the one rule of `audiocrib.engine.text`) made one space.
 
-    >>> clean("Bob\\x1b]0;owned\\x07 deals.")
-    'Bob ]0;owned  deals.'
+    >>> clean("Bob\\x1b]0;owned\\x07 deals\\u061c.")
+    'Bob ]0;owned  deals .'
     """
-    return text if text.isprintable() else _CONTROLS.sub(" ", text)
+    return clean_text(text)
 
 
 class Announcer:

@@ -23,6 +23,7 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import DummyOutput, Output
 
+from audiocrib.engine.text import printable
 from audiocrib.shell.session import Session
 from audiocrib.shell.table import Table
 
@@ -43,7 +44,7 @@ _TICK = 0.02
 
 def _spoken_key(event: KeyPressEvent) -> str:
     press = event.key_sequence[0]
-    if len(press.data) == 1 and press.data.isprintable():
+    if len(press.data) == 1 and printable(press.data):
         return press.data
     key = press.key
     return key.value if isinstance(key, Keys) else str(key)
@@ -98,7 +99,8 @@ async def pace_computer_players(session: Session, stop: Callable[[], object], ti
     """Until the player quits (then ``stop`` is called): every ``tick`` seconds tick the counting timer (and take
     the server's news), and while another player is to move, let the table make that move (a computer player after
     the pause the player chose; any key hurries it). The terminal and the browser's gateway (`audiocrib.web`) both
-    pace their sessions with it."""
+    pace their sessions with it. A computer player's move that fails ends the session, said in one sentence, with
+    ``exit_status`` 1."""
     while True:
         session.tick()
         if session.finished:
@@ -116,6 +118,7 @@ async def pace_computer_players(session: Session, stop: Callable[[], object], ti
             await table.others_move(session.settings.pace, ready)
         except Exception as error:  # a computer player's failure must not freeze the table
             session.say(f"A computer player failed to move ({type(error).__name__}); the game cannot go on.")
+            session.exit_status = 1
             session.finished = True
 
 

@@ -18,6 +18,7 @@ from audiocrib.client.remote import OnlineClient
 from audiocrib.engine.actions import Action
 from audiocrib.engine.cards import Card
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.text import printable
 from audiocrib.engine.views import PlayerView
 from audiocrib.progress.practice import DiscardDrill
 from audiocrib.progress.statistics import Statistics
@@ -153,6 +154,8 @@ class SessionCore:
         self.hurried_at = -1
         """The number of events when Enter last hurried the computer players (said once a wait)."""
         self._finished = False
+        self.exit_status = 0
+        """The run's exit status: 1 once a game could not go on."""
         self.keys_pressed = 0
         self.settings_file = settings_file
         self.open_speech = open_speech
@@ -216,7 +219,7 @@ class SessionCore:
         self.keys_pressed += 1
         if self.table is not None:
             self.table.hurry()
-        if self.mode is Mode.TYPING and (key == "space" or (len(key) == 1 and key.isprintable())):
+        if self.mode is Mode.TYPING and (key == "space" or (len(key) == 1 and printable(key))):
             self._typing_key(key)
             return
         bindings = self.bindings()

@@ -3,7 +3,8 @@
 Every file audiocrib reads (settings, statistics, practice figures, the game in progress) is a JSON object with a
 ``version``. `load` reads one: a missing file is simply absent; a file that is empty, cut short, garbage, from
 another version, a folder, or unreadable is renamed aside (``settings.json.damaged``, never deleted or
-overwritten) and the player hears one sentence saying so. `save` writes the new text beside the old file, flushes
+overwritten; if it cannot be renamed, it is left in its place and nothing is written over it) and the player hears
+one sentence saying so. `save` writes the new text beside the old file, flushes
 it to the disk and renames it over the old one, so a crash or a power cut at any instant leaves either the old
 file or the new one, never half of one.
 
@@ -27,16 +28,19 @@ Loaded(value=250, notice=None)
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
+import secrets
 import stat
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-__all__ = ["MAX_BYTES", "Loaded", "folder_problem", "load", "reason", "save", "set_aside"]
+__all__ = ["MAX_BYTES", "Loaded", "folder_problem", "load", "reason", "remove", "save", "set_aside"]
 
 T = TypeVar("T")
 MAX_BYTES = 1 << 20
@@ -46,6 +50,8 @@ _MAX_DIGITS = 100
 """The longest whole number in a file: far beyond any count or seed audiocrib writes."""
 _BAD_VALUE = (ArithmeticError, LookupError, ValueError, TypeError, AttributeError, RecursionError)
 """What a parser may raise on a value it cannot use (huge numbers overflow, deep nesting recurses)."""
+_HELD: set[str] = set()
+"""The damaged files of this run that could not be set aside: left in place, never written over or removed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,14 +173,33 @@ def folder_problem(folder: Path) -> str | None:
 
 
 def set_aside(path: Path) -> Path:
-    """Rename ``path`` (a file or a folder) to the first free ``NAME.damaged``, ``NAME.damaged-2``, ...; the new
-    path. Raises OSError if it cannot be renamed."""
+    """Rename ``path`` (a file or a folder) to the first free ``NAME.damaged``, ``NAME.damaged-2``, ... up to
+    ``-999``, then to a name of its date and a random part (``NAME.damaged-20260101-120000-1a2b3c4d``) that no
+    earlier copy holds; the new path. Raises OSError if it cannot be renamed."""
     for number in range(1, 1000):
         aside = path.with_name(f"{path.name}.damaged" + (f"-{number}" if number > 1 else ""))
-        if not aside.exists() and not aside.is_symlink():
-            os.rename(path, aside)
-            return aside
-    raise FileExistsError(f"too many damaged copies of {path.name}")
+        if not os.path.lexists(aside):
+            break
+    else:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{secrets.token_hex(4)}")
+        while os.path.lexists(aside):  # pragma: no cover - 32 random bits in the same second
+            aside = path.with_name(f"{path.name}.damaged-{stamp}-{secrets.token_hex(8)}")
+    os.rename(path, aside)
+    return aside
+
+
+def _held(path: Path) -> None:
+    """Refuse to write over or remove ``path`` if it is a damaged file kept in place (OSError)."""
+    if os.path.abspath(path) in _HELD:
+        raise OSError(errno.EEXIST, "a damaged file there is kept as it is")
+
+
+def remove(path: Path) -> None:
+    """Delete the file ``path`` if it is there. Raises OSError if it cannot be deleted, or if it is a damaged file
+    kept in place."""
+    _held(path)
+    path.unlink(missing_ok=True)
 
 
 def load(path: Path, what: str, version: int, parse: Callable[[dict[str, Any]], T], fallback: str,
@@ -202,20 +227,22 @@ def load(path: Path, what: str, version: int, parse: Callable[[dict[str, Any]], 
         try:
             aside = set_aside(path)
         except OSError as error:
+            _HELD.add(os.path.abspath(path))
             return Loaded(None, f"Your {what} file {damage}, so {fallback}; it could not be kept aside "
-                                f"({reason(error)}).")
+                                f"({reason(error)}), so audiocrib leaves it as it is and writes nothing over it.")
         return Loaded(None, f"Your {what} file {damage}, so {fallback}; the file is kept aside as {aside.name}.")
 
 
 def save(path: Path, data: dict[str, Any] | str, *, readable: bool = False) -> None:
     """Write ``data`` as JSON to ``path`` atomically: to a new ``NAME.partial``, flushed to the disk, then renamed
     over ``path``. ``data`` may be JSON text already. ``readable`` indents it for a person to read. Raises OSError
-    when it cannot be written.
+    when it cannot be written, or when ``path`` is a damaged file that could not be set aside (it is kept as it is).
 
     The partial file is created afresh and exclusively: whatever is in its place (a copy left by a crash, or a
     link planted to another file) is removed first, and if something is put back meanwhile the write fails rather
     than go through it.
     """
+    _held(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = data if isinstance(data, str) else json.dumps(data, indent=2 if readable else None, ensure_ascii=True)
     partial = path.with_name(path.name + ".partial")

@@ -11,7 +11,7 @@ from audiocrib.progress.statistics import Statistics
 from audiocrib.shell import files
 from audiocrib.shell.core import SessionCore
 from audiocrib.shell.keys import _QUESTIONS, _number
-from audiocrib.shell.lock import FolderLock, updating
+from audiocrib.shell.lock import RUN_LOCK, FolderLock, updating
 from audiocrib.shell.offline import OfflineTable
 from audiocrib.shell.savedgame import SAVE_VERSION, SEAT, SavedTable
 from audiocrib.shell.table import Heard
@@ -31,9 +31,8 @@ class Keeping(SessionCore):
             notices.append(f"Your data folder, {self.save_path.parent}, cannot be opened ({problem}), so no game "
                            "can be resumed and nothing is kept this time.")
             self.save_path = self.statistics_path = self.drills.record_path = None
-        if self.save_path is not None and not self._lock_folder(self.save_path.parent):
-            notices.append("Another copy of audiocrib is open on this data folder and keeps the game in progress. "
-                           "Here you can practise, or play a game that is not kept, or quit.")
+        if self.save_path is not None:
+            notices.append(self._lock_folder(self.save_path.parent))
         if self.save_path is not None:
             loaded = files.load(self.save_path, "saved game", SAVE_VERSION, SavedTable.from_json,
                                 "it cannot be resumed", limit=SavedTable.MAX_BYTES)
@@ -149,7 +148,7 @@ class Keeping(SessionCore):
         if self.save_path is not None:
             path = self.save_path
             self.unsaved.add("game")  # a failure now is said here, in its own words
-            self._write("game", lambda: path.unlink(missing_ok=True))
+            self._write("game", lambda: files.remove(path))
             if "game" in self.unsaved:
                 self.say(f"Your game could not be let go ({self.write_error}): audiocrib will offer it again at "
                          "the next start, where you can abandon it or start a new game over it. Goodbye.")
@@ -189,18 +188,28 @@ class Keeping(SessionCore):
         practice = self.drills.all_time_text()
         self.say(f"Practice: {practice}" if practice else "No practice yet.")
 
-    def _lock_folder(self, folder: Path) -> bool:
-        """Take the data folder's lock for this run; False (and no game kept) if another copy holds it."""
+    def _lock_folder(self, folder: Path) -> str | None:
+        """Take the data folder's lock for this run; if it cannot be taken, no game is kept and the sentence why.
+
+        A lock that cannot be taken (its file a folder or a link, a folder without the right to write, a network
+        folder without locks) keeps nothing, as when another copy holds it: carrying on as the keeper would let two
+        copies offer and save the same game over each other's moves.
+        """
         lock = FolderLock(folder)
         try:
-            if not lock.acquire():
-                self.elsewhere = True
-                self.save_path = None
-                return False
-        except OSError:  # a folder that cannot hold a lock cannot be written: each write says so when it fails
-            return True
+            taken = lock.acquire()
+        except OSError as error:
+            self.save_path = None
+            return (f"The data folder's lock, {RUN_LOCK}, cannot be taken ({files.reason(error)}), so this copy "
+                    "neither offers nor keeps a game in progress. Here you can practise, or play a game that is not "
+                    "kept, or quit.")
+        if not taken:
+            self.elsewhere = True
+            self.save_path = None
+            return ("Another copy of audiocrib is open on this data folder and keeps the game in progress. Here you "
+                    "can practise, or play a game that is not kept, or quit.")
         self.lock = lock
-        return True
+        return None
 
     def close(self) -> None:
         """Let the data folder go, and the server's connection (at the end of the run)."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from audiocrib.engine.text import printable
+
 __all__ = ["BROWSER_HELP_KEY", "HELP_KEY", "Binding", "Mode", "does_nothing", "key_word", "key_words", "welcome"]
 
 HELP_KEY = "tab"
@@ -216,7 +218,7 @@ def key_word(key: str) -> str:
     if key in _NAMED:
         return _NAMED[key]
     if len(key) == 1:
-        return key if key.isascii() and key.isprintable() else "that"
+        return key if key.isascii() and printable(key) else "that"
     if len(key) in (2, 3) and key[0] == "f" and key[1:].isdigit():
         return key.upper()
     parts = key.split("-")

@@ -12,6 +12,8 @@ chat): each key answered in words, the line read back on request, and gone over 
 
 from __future__ import annotations
 
+from audiocrib.engine.text import printable
+
 __all__ = ["LineEdit", "char_word", "too_long"]
 
 _CHAR_WORDS = {
@@ -53,7 +55,7 @@ class LineEdit:
         """Insert the character of ``key`` (a single printable character, or "space") at the cursor; what to
         say."""
         char = " " if key == "space" else key
-        if len(char) != 1 or not char.isprintable():
+        if len(char) != 1 or not printable(char):
             return "That key types nothing."
         if len(self.text) >= self.limit:
             return too_long(self.limit)

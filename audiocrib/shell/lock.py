@@ -46,7 +46,8 @@ class FolderLock:
 
     def acquire(self) -> bool:
         """Take the lock if no other copy holds it: True if taken, False if another copy holds it. Raises OSError
-        if the folder cannot hold a lock (it cannot be made, or written)."""
+        if it cannot be taken (the folder cannot be made or written, the lock's file is a folder or a link, or the
+        folder's file system has no locks)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         try:
             self._lock.acquire(blocking=False)

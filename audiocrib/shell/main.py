@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from audiocrib.shell.announcer import Announcer
+from audiocrib.shell.files import folder_problem
 from audiocrib.shell.session import Session
 from audiocrib.shell.settings import SettingsFile
 from audiocrib.sound.player import Player as SoundPlayer
@@ -61,10 +62,16 @@ def open_session(
     """A session with the player's settings read (and ``overrides`` applied for this run), speaking through
     ``speaker`` or else the speech mode chosen (``speech``, else the setting).
 
-    A damaged settings file is set aside and its sentence is said after the welcome.
+    A damaged settings file is set aside and its sentence is said after the welcome. A configuration folder that
+    cannot be opened gives the defaults, kept nowhere: its one sentence is the data folder's when they are one folder
+    (``--data-dir``), said by the session, else its own.
     """
-    file = SettingsFile(folders.config / "settings.json")
+    problem = folder_problem(folders.config)
+    file = SettingsFile(None if problem is not None else folders.config / "settings.json")
     settings, setup, notice = file.load()
+    if problem is not None and folders.config != folders.data:
+        notice = (f"Your configuration folder, {folders.config}, cannot be opened ({problem}), so the default "
+                  "settings are used and none are kept this time.")
     for name, value in (overrides or {}).items():
         if value is not None:
             file.override(settings, name, value)
@@ -136,4 +143,4 @@ def _play(folders: Folders, speech: str | None, transcript: str | None, rate: in
     finally:
         player.close()
         session.close()
-    return 0
+    return session.exit_status

@@ -23,6 +23,7 @@ from audiocrib.engine.actions import Action, ClaimCount, Discard, Go, Play
 from audiocrib.engine.errors import IllegalActionError
 from audiocrib.engine.game import Game, Phase
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.scoring import score_play
 from audiocrib.engine.views import PlayerView
 from audiocrib.shell import files
 from audiocrib.shell.savedgame import SEAT, SavedTable
@@ -138,7 +139,7 @@ class OfflineTable:
         if path is None:
             return
         if self.game.over:
-            path.unlink(missing_ok=True)
+            files.remove(path)
             return
         saved = SavedTable(self.game, self._levels, heard.told, heard.early, heard.passed, self._name, history)
         files.save(path, saved.dumps(moment))
@@ -165,6 +166,8 @@ class OfflineTable:
         view = self.game.view(seat)
         if self.game.phase is Phase.PLAY:
             return stamp, (Play(seat, player.play(view)) if view.playable else Go(seat))
+        if self.game.phase is Phase.PEG_CLAIM:  # a seat claiming by hand: it claims the true points
+            return stamp, ClaimCount(seat, score_play([card for _, card in view.series]).total)
         if self.game.phase is Phase.COUNT:
             return stamp, ClaimCount(seat, player.count(view))
         return stamp, Discard(seat, tuple(player.discard(view)))

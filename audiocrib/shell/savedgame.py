@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from audiocrib.engine.errors import AudiocribError
 from audiocrib.engine.game import Game
-from audiocrib.shell.announcer import clean
+from audiocrib.engine.text import own_word, printable
 from audiocrib.shell.history import LIMIT, LINE_LIMIT
 from audiocrib.shell.tablesetup import LEVEL_NAMES
 
@@ -65,6 +65,11 @@ class SavedTable:
         levels, told, early, passed = data["levels"], data["told"], data["early"], data["passed"]
         table, history = data["table"], data["history"]
         heard = len(game.view(SEAT).events)
+        rules = game.rules
+        by_hand = rules.manual_counting or rules.muggins or rules.manual_pegging
+        if game.manual_seats != (frozenset({SEAT}) if by_hand else frozenset()) or not game.auto_go:
+            # a computer player must never be asked to claim: only the player's own seat counts or pegs by hand
+            raise ValueError("the table's settings are not the ones audiocrib plays with")
         if not (isinstance(levels, list) and len(levels) == game.rules.players - 1
                 and all(level in LEVEL_NAMES for level in levels)):
             raise ValueError("the computer players' levels do not fit the table")
@@ -76,12 +81,14 @@ class SavedTable:
             raise ValueError("the table's name or the messages are not text")
         if not all(_text(name, NAME_LIMIT) for name in game.names) or not _text(table, 64):
             raise ValueError("a name is not printable text of a sane length")
+        if any(own_word(name) for seat, name in enumerate(game.names) if seat != SEAT):
+            raise ValueError("a computer player has the player's own word for a name")
         if len(history) > LIMIT or not all(_text(line, LINE_LIMIT) for line in history):
             raise ValueError("the messages are not what audiocrib keeps")
         return cls(game, tuple(levels), told, frozenset(early), passed, table, tuple(history))
 
 
 def _text(text: str, limit: int) -> bool:
-    """True if ``text`` is a line audiocrib could have kept: printable as it is (`clean` leaves it alone), and at
-    most ``limit`` characters."""
-    return len(text) <= limit and clean(text) == text
+    """True if ``text`` is a line audiocrib could have kept: printable as it is (the one rule of
+    `audiocrib.engine.text`, which the announcer cleans every line by), and at most ``limit`` characters."""
+    return len(text) <= limit and printable(text)

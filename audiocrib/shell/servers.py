@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from audiocrib.engine.text import printable
 from audiocrib.online.fields import NAME, TOKEN, ProtocolError, Text
 from audiocrib.shell import files
 
@@ -58,7 +59,7 @@ class ServerBook:
     def from_json(cls, data: dict[str, Any]) -> ServerBook:
         """The inverse of `to_json`; every value checked (ValueError or TypeError on one that cannot be used)."""
         address, name, servers = data["address"], data["name"], data["servers"]
-        if not isinstance(address, str) or len(address) > 200 or not address.isprintable():
+        if not isinstance(address, str) or len(address) > 200 or not printable(address):
             raise ValueError("address")
         if not isinstance(name, str) or (name and _bad(NAME, name)):
             raise ValueError("name")
@@ -67,7 +68,7 @@ class ServerBook:
         book = cls(address, name)
         for entry in servers:
             url, who, token = entry["url"], entry["name"], entry["token"]
-            if not isinstance(url, str) or len(url) > 300 or not url.isprintable() or _bad(NAME, who) \
+            if not isinstance(url, str) or len(url) > 300 or not printable(url) or _bad(NAME, who) \
                     or _bad(TOKEN, token):
                 raise ValueError("server")
             book.tokens[url] = (who, token)

@@ -20,6 +20,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from audiocrib.engine.text import printable
 from audiocrib.server.limits import Limits, TokenBucket
 from audiocrib.web.websession import WebSession
 
@@ -85,7 +86,7 @@ def check_frame(text: str) -> dict[str, Any]:
             raise _Refused(BAD_VALUE)
     elif kind == "key":
         key = message["key"]
-        if not (isinstance(key, str) and (key in NAMED_KEYS or (len(key) == 1 and key.isprintable()
+        if not (isinstance(key, str) and (key in NAMED_KEYS or (len(key) == 1 and printable(key)
                                                                 and not key.isspace()))):
             raise _Refused(BAD_VALUE)
         message["key"] = key.lower() if len(key) == 1 and key.isascii() else key
@@ -100,7 +101,7 @@ def check_frame(text: str) -> dict[str, Any]:
 
 
 def _text(value: object, most: int) -> bool:
-    return isinstance(value, str) and len(value) <= most and (value == "" or value.isprintable())
+    return isinstance(value, str) and len(value) <= most and printable(value)
 
 
 def same_origin(request: web.Request) -> bool:
