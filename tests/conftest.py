@@ -51,6 +51,25 @@ def soak_size() -> Callable[[int, int], int]:
     return lambda full, least: scaled(full, least, scale)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked ``slow`` first, each kept in its place among them; the rest in their order after."""
+LOST_GROUPS = pytest.StashKey[set[str]]()
+"""The tests marked ``xdist_group`` that pytest-xdist did not group on this worker."""
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` first, each kept in its place among them; the rest in their order after. On a
+    pytest-xdist worker under ``--dist loadgroup``, note each test marked ``xdist_group`` that has lost its group
+    (xdist groups by a suffix it adds to the test's id, in this same hook): it fails (`pytest_runtest_setup`)."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if getattr(config.option, "loadgroup", False):
+        config.stash[LOST_GROUPS] = {
+            item.nodeid for item in items
+            if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid.rpartition("]")[2]}
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test whose group was lost fails, rather than run beside the others of its group on another worker."""
+    if item.nodeid in item.config.stash.get(LOST_GROUPS, set()):
+        pytest.fail(f"--dist loadgroup did not group this test (pytest {pytest.__version__}, pytest-xdist issue "
+                    "1386): its xdist_group would run on several workers at once. See pyproject.toml's test extra.",
+                    pytrace=False)

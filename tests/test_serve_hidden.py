@@ -26,7 +26,10 @@ from audiocrib.server.store import Store
 from tests.netplayers import Moments, NetPlayer, hidden_in, known_at, session_from
 from tests.test_serve import Running
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="loopback addresses beyond 127.0.0.1")
+pytestmark = [
+    pytest.mark.skipif(sys.platform != "linux", reason="loopback addresses beyond 127.0.0.1"),
+    pytest.mark.xdist_group("serve_hidden"),  # one worker plays the module's games (`played`), not each worker
+]
 
 
 @dataclass(frozen=True)
