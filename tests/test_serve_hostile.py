@@ -32,7 +32,12 @@ from tests.netplayers import NetPlayer, raw_connect, raw_send, session_from
 from tests.test_messages import EXAMPLES
 from tests.test_serve import Running, hello
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="loopback addresses beyond 127.0.0.1")
+pytestmark = [
+    pytest.mark.skipif(sys.platform != "linux", reason="loopback addresses beyond 127.0.0.1"),
+    # One worker runs the module: the games beside (`beside`) go on through every test, and the last test waits
+    # for them and for the silent and deaf clients to be closed (half a minute, once, not on each worker).
+    pytest.mark.xdist_group("serve_hostile"),
+]
 
 NOT_JSON = "A message must be one JSON object."
 OTHER_SEAT = "You can make moves only for your own seat."

@@ -1,4 +1,5 @@
-"""The soak: 10,000 bot games across every variant and table size, each checked by `tests.invariants`.
+"""The soak: 10,000 bot games across every variant and table size at full size (the suite plays a share of them,
+``AUDIOCRIB_SOAK_SCALE``, `tests.conftest`), each checked by `tests.invariants`.
 
 Every table is derived from its index alone (`soak_table`), so a failure names a case anyone can play again:
 
@@ -13,6 +14,7 @@ shows, and expects the checker to say so.
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 import time
 from collections import Counter
@@ -49,8 +51,9 @@ from tests.invariants import check_game, check_view, check_views
 E = TypeVar("E", bound=Event)
 
 SOAK_GAMES = 10_000
-"""Tables played by the soak; each plays one game, or a short match."""
-WORKERS = 2
+"""Tables played by the soak at full size; each plays one game, or a short match."""
+LEAST_GAMES = 1_000
+"""The fewest the soak plays at any scale: every feature it asks for is met by table 500 (the first expert's)."""
 CHUNK = 50
 """Tables a worker plays per task; the arrangements cycle with the index, so every chunk has a mix of them."""
 EXACT_EVERY = 10
@@ -481,19 +484,26 @@ def test_soak_tables_are_the_same_on_every_run() -> None:
 
 # ----------------------------------------------------------------- the soak
 
+def workers() -> int:
+    """Processes for the soak: a core each, less the cores pytest-xdist's other workers keep busy (one at least)."""
+    xdist_workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return max(1, (os.cpu_count() or 1) // xdist_workers)
+
+
 @pytest.mark.slow
-def test_ten_thousand_bot_games_keep_every_invariant() -> None:
-    """10,000 tables, every invariant of `tests.invariants` checked on each; two worker processes."""
+def test_the_soak_s_bot_games_keep_every_invariant(soak_size: Callable[[int, int], int]) -> None:
+    """10,000 tables at full size (a share in the suite), every invariant of `tests.invariants` checked on each."""
+    games = soak_size(SOAK_GAMES, LEAST_GAMES)
     start = time.perf_counter()
-    batches = [range(first, min(first + CHUNK, SOAK_GAMES)) for first in range(0, SOAK_GAMES, CHUNK)]
+    batches = [range(first, min(first + CHUNK, games)) for first in range(0, games, CHUNK)]
     total = SoakTally()
-    with ProcessPoolExecutor(WORKERS, mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(workers(), mp_context=get_context("spawn")) as pool:
         for tally in pool.map(soak_batch, batches):
             total.add(tally)
     elapsed = time.perf_counter() - start
     failures = total.failures
-    assert not failures, f"{len(failures)} of {SOAK_GAMES} tables failed; the first:\n" + "\n".join(failures[:5])
-    assert total.tables == SOAK_GAMES and total.games >= SOAK_GAMES
+    assert not failures, f"{len(failures)} of {games} tables failed; the first:\n" + "\n".join(failures[:5])
+    assert total.tables == games and total.games >= games
     seen = total.seen
     assert {f"variant {v.value}" for v in Variant} <= set(seen)
     assert {f"players {p}" for p in range(2, 7)} <= set(seen)
@@ -502,6 +512,6 @@ def test_ten_thousand_bot_games_keep_every_invariant() -> None:
     reasons = {f"given {reason}" for reason in ("missed", "over-counted", "timer", "wrong muggins")}
     assert reasons | {"muggins", "skunk skunk", "skunk double skunk", "skunk lurch", "play claimed"} <= set(seen)
     assert seen["match"] and seen["several games"] and seen["no auto go"] and seen["target off the menu"]
-    assert total.views > 0 and total.round_trips >= SOAK_GAMES // ROUND_TRIP_EVERY
+    assert total.views > 0 and total.round_trips >= games // ROUND_TRIP_EVERY
     print(f"soak: {total.tables} tables, {total.games} games, {total.round_trips} round trips, {total.views} views "
           f"in {elapsed:.0f} s")

@@ -49,6 +49,8 @@ test browser is muted anyway)."""
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 
+pytestmark = pytest.mark.xdist_group("web_page")  # one worker, with the module's one Chromium and one server
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
