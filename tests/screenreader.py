@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -32,6 +33,7 @@ PACKAGES = ("orca", "xvfb", "at-spi2-core", "dbus", "xdotool", "mate-terminal", 
             "speech-dispatcher", "speech-dispatcher-espeak-ng", "espeak-ng")
 """Debian's packages the screen-reader tests need (.ci/run installs them)."""
 
+D = TypeVar("D", bound="Desktop")
 _PROGRAMS = ("Xvfb", "dbus-daemon", "orca", "xdotool", "mate-terminal", "pulseaudio", "speech-dispatcher")
 _BUS_LAUNCHER = Path("/usr/libexec/at-spi-bus-launcher")
 _SPEECH = re.compile(r"SPEECH OUTPUT: '(.*?)' ?\[?\{'established'", re.DOTALL)
@@ -226,7 +228,31 @@ class Desktop:
         self._pids.clear()
 
 
-class Terminal:
+class Window:
+    """A window on the desktop (``window``, xdotool's id) that takes keys as a player types them."""
+
+    env: dict[str, str]
+    window: str
+
+    def focus(self) -> None:
+        """Give the window the keyboard focus (there is no window manager to do it)."""
+        subprocess.run(["xdotool", "windowactivate", "--sync", self.window], env=self.env, timeout=10,
+                       capture_output=True)
+        subprocess.run(["xdotool", "windowfocus", "--sync", self.window], env=self.env, timeout=10, check=True)
+
+    def keys(self, *keys: str, gap: float = 0.0) -> None:
+        """Press each key (xdotool's names: Down, Escape, F1, Return, Tab, question, c) in turn."""
+        for key in keys:
+            subprocess.run(["xdotool", "key", "--clearmodifiers", key], env=self.env, timeout=10, check=True)
+            if gap:
+                time.sleep(gap)
+
+    def type(self, text: str, delay: int = 20) -> None:
+        """Type ``text`` as keys, ``delay`` milliseconds apart."""
+        subprocess.run(["xdotool", "type", "--delay", str(delay), text], env=self.env, timeout=60, check=True)
+
+
+class Terminal(Window):
     """mate-terminal on the desktop, running a plain shell, focused; a test types into it as a player would."""
 
     def __init__(self, desktop: Desktop, name: str, columns: int = 80, rows: int = 24) -> None:
@@ -243,21 +269,6 @@ class Terminal:
         windows = found.stdout.split()
         return windows[-1] if windows else None
 
-    def focus(self) -> None:
-        """Give the terminal the keyboard focus (there is no window manager to do it)."""
-        subprocess.run(["xdotool", "windowfocus", "--sync", self.window], env=self.env, timeout=10, check=True)
-
-    def keys(self, *keys: str, gap: float = 0.0) -> None:
-        """Press each key (xdotool's names: Down, Escape, F1, Return, question, c) in turn."""
-        for key in keys:
-            subprocess.run(["xdotool", "key", "--clearmodifiers", key], env=self.env, timeout=10, check=True)
-            if gap:
-                time.sleep(gap)
-
-    def type(self, text: str) -> None:
-        """Type ``text`` as keys."""
-        subprocess.run(["xdotool", "type", "--delay", "20", text], env=self.env, timeout=60, check=True)
-
     def close(self) -> None:
         """Close the terminal (and the program in it)."""
         if self.process.poll() is None:
@@ -268,13 +279,19 @@ class Terminal:
                 os.killpg(self.process.pid, signal.SIGKILL)
 
 
-@pytest.fixture(scope="module", name="desktop")
-def desktop_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Desktop]:
-    """One desktop with Orca for a test module."""
+def run_desktop(desktop: D, *requirements: Callable[[], None]) -> Iterator[D]:
+    """For a fixture: check ``requirements``, start ``desktop``, yield it, and stop it whatever happens."""
     require_desktop()
-    desktop = Desktop(tmp_path_factory.mktemp("desktop"))
+    for requirement in requirements:
+        requirement()
     try:
         desktop.start()
         yield desktop
     finally:
         desktop.stop()
+
+
+@pytest.fixture(scope="module", name="desktop")
+def desktop_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Desktop]:
+    """One desktop with Orca for a test module."""
+    yield from run_desktop(Desktop(tmp_path_factory.mktemp("desktop")))

@@ -19,7 +19,6 @@ import re
 import shutil
 import signal
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from typing import Any
 import pytest
 import websocket  # websocket-client, which selenium installs
 
-from tests.screenreader import Desktop, _wait
+from tests.screenreader import Desktop, Window, _wait
 
 CHROMIUM = Path(os.environ.get("AUDIOCRIB_CHROMIUM", "/usr/bin/chromium"))
 OPTIONS = ("--force-renderer-accessibility", "--no-first-run", "--no-default-browser-check",
@@ -64,7 +63,7 @@ def require_chromium() -> None:
     pytest.skip(message)
 
 
-class Chromium:
+class Chromium(Window):
     """Chromium on ``desktop`` with a fresh profile in ``folder``, opened at ``url``; close it with `close`."""
 
     def __init__(self, desktop: Desktop, folder: Path, url: str, name: str = "chromium") -> None:
@@ -90,22 +89,9 @@ class Chromium:
         windows = found.stdout.split()
         return windows[-1] if windows else None
 
-    def focus(self) -> None:
-        """Give Chromium's window the keyboard focus (there is no window manager to do it)."""
-        subprocess.run(["xdotool", "windowactivate", "--sync", self.window], env=self.env, timeout=10,
-                       capture_output=True)
-        subprocess.run(["xdotool", "windowfocus", "--sync", self.window], env=self.env, timeout=10, check=True)
-
-    def keys(self, *keys: str, gap: float = 0.0) -> None:
-        """Press each key (xdotool's names: Down, Escape, F1, Return, Tab, c) in turn, into the focused window."""
-        for key in keys:
-            subprocess.run(["xdotool", "key", "--clearmodifiers", key], env=self.env, timeout=10, check=True)
-            if gap:
-                time.sleep(gap)
-
     def type(self, text: str, delay: int = 60) -> None:
-        """Type ``text`` as keys, ``delay`` milliseconds apart."""
-        subprocess.run(["xdotool", "type", "--delay", str(delay), text], env=self.env, timeout=60, check=True)
+        """Type ``text`` as keys, ``delay`` milliseconds apart (a page takes them slower than a terminal)."""
+        super().type(text, delay)
 
     # -- what the page holds, read through DevTools -----------------------------------------------------------
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from audiocrib.shell.keys import BROWSER_HELP_KEY, does_nothing, welcome
-from tests.screenreader import require_desktop
+from tests.screenreader import run_desktop
 from tests.screenreader_browser import BrowserDesktop, Chromium, require_chromium
 from tests.test_serve import Running
 
@@ -131,14 +131,7 @@ def assert_heard_once(step: str, told: list[str], heard: list[str], *own: str) -
 
 @pytest.fixture(scope="module")
 def desktop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserDesktop]:
-    require_desktop()
-    require_chromium()
-    started = BrowserDesktop(tmp_path_factory.mktemp("desktop"))
-    try:
-        started.start()
-        yield started
-    finally:
-        started.stop()
+    yield from run_desktop(BrowserDesktop(tmp_path_factory.mktemp("desktop")), require_chromium)
 
 
 @pytest.fixture(scope="module")
