@@ -233,6 +233,8 @@ class Window:
 
     env: dict[str, str]
     window: str
+    process: subprocess.Popen[bytes]
+    """The program that owns the window, in a process group of its own."""
 
     def focus(self) -> None:
         """Give the window the keyboard focus (there is no window manager to do it)."""
@@ -250,6 +252,16 @@ class Window:
     def type(self, text: str, delay: int = 20) -> None:
         """Type ``text`` as keys, ``delay`` milliseconds apart."""
         subprocess.run(["xdotool", "type", "--delay", str(delay), text], env=self.env, timeout=60, check=True)
+
+    def close(self) -> None:
+        """Close the window's program (and whatever runs in it)."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
 
 
 class Terminal(Window):
@@ -269,14 +281,6 @@ class Terminal(Window):
         windows = found.stdout.split()
         return windows[-1] if windows else None
 
-    def close(self) -> None:
-        """Close the terminal (and the program in it)."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
 
 
 def run_desktop(desktop: D, *requirements: Callable[[], None]) -> Iterator[D]:
