@@ -11,10 +11,8 @@ from __future__ import annotations
 import io
 import json
 import os
-import pty
 import subprocess
 import sys
-import threading
 import time
 import unicodedata
 from pathlib import Path
@@ -259,17 +257,9 @@ class _Powerless(Program):
     """The installed program in a terminal, run without root's power to open any folder (setpriv drops it)."""
 
     def __init__(self, folder: Path) -> None:
-        master, slave = pty.openpty()
-        env = {**os.environ, "TERM": "xterm-256color", "HOME": str(folder.parent)}
         powerless = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"] if os.geteuid() == 0 else []
-        self.process = subprocess.Popen(
-            [*powerless, str(PROGRAM), "--speech", "none", "--no-sound", "--data-dir", str(folder)],
-            stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
-        os.close(slave)
-        self.master = master
-        self.output = bytearray()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
+        super().__init__(folder, 0, command=[*powerless, str(PROGRAM), "--speech", "none", "--no-sound",
+                                             "--data-dir", str(folder)], home=folder.parent)
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="folder permissions of this kind are POSIX")

@@ -54,13 +54,15 @@ SETUPS = [
 class Program:
     """``audiocrib`` in a pseudo-terminal; what it prints is collected as it comes."""
 
-    def __init__(self, folder: Path, seed: int) -> None:
+    def __init__(self, folder: Path, seed: int, *, command: list[str] | None = None, home: Path | None = None) -> None:
+        """Run the game on ``folder`` with ``seed``, or ``command`` if given; HOME is ``home``, else ``folder``."""
         master, slave = pty.openpty()
-        env = {**os.environ, "TERM": "xterm-256color", "HOME": str(folder)}
-        self.process = subprocess.Popen(
-            [str(PROGRAM), "--speech", "none", "--no-sound", "--pace", "0", "--seed", str(seed),
-             "--data-dir", str(folder)],
-            stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+        env = {**os.environ, "TERM": "xterm-256color", "HOME": str(home or folder)}
+        if command is None:
+            command = [str(PROGRAM), "--speech", "none", "--no-sound", "--pace", "0", "--seed", str(seed),
+                       "--data-dir", str(folder)]
+        self.process = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                        start_new_session=True)
         os.close(slave)
         self.master = master
         self.output = bytearray()

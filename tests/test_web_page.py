@@ -134,6 +134,17 @@ def sit_down(page: Browser, server: Running, name: str) -> None:
     page.caught_up()
 
 
+def start_against_a_computer(page: Browser, selector: str = "#hand button") -> None:
+    """From the lobby: a table of two, the other seat a computer player's, its game started, until the six cards
+    of the deal (``selector``) are on the page."""
+    click_item(page, "Create a table")
+    page.press("left")  # one seat for a person, the other a computer player's
+    click_item(page, "Create the table")
+    click_item(page, "Start the game")
+    wait_until(lambda: page.screen().get("mode") == "discard" and page.script(
+        "return document.querySelectorAll(arguments[0]).length;", selector) == 6, "the deal")
+
+
 def test_the_name_is_typed_in_the_text_box_and_the_focus_comes_back(page: Browser, server: Running) -> None:
     forget(page, server)
     wait_until(lambda: shown(page, "typing") and focused(page) == "line", "the text box, focused, for the name")
@@ -502,12 +513,7 @@ def test_a_dropped_server_is_shown_and_the_page_connects_again(page: Browser, tm
 
 def test_cards_are_toggles_only_while_laid_away(page: Browser, server: Running) -> None:
     sit_down(page, server, "Rex")
-    click_item(page, "Create a table")
-    page.press("left")  # one seat for a person, the other a computer player's
-    click_item(page, "Create the table")
-    click_item(page, "Start the game")
-    wait_until(lambda: page.screen().get("mode") == "discard" and page.script(
-        "return document.querySelectorAll('#hand button[aria-pressed]').length;") == 6, "the deal, as toggles")
+    start_against_a_computer(page, "#hand button[aria-pressed]")  # the deal, as toggles
     page.script("document.querySelectorAll('#hand button')[0].click();")
     wait_until(lambda: page.script("return document.querySelectorAll('#hand [aria-pressed=true]').length;") == 1,
                "one card marked")
@@ -528,12 +534,7 @@ def test_cards_are_toggles_only_while_laid_away(page: Browser, server: Running) 
 def test_a_button_says_what_enter_does_and_presses_it(page: Browser, server: Running) -> None:
     sit_down(page, server, "Sal")
     assert not shown(page, "enter"), "no Enter button in the lobby"
-    click_item(page, "Create a table")
-    page.press("left")  # one seat for a person, the other a computer player's
-    click_item(page, "Create the table")
-    click_item(page, "Start the game")
-    wait_until(lambda: page.screen().get("mode") == "discard" and page.script(
-        "return document.querySelectorAll('#hand button').length;") == 6, "the deal")
+    start_against_a_computer(page)
     for index in (0, 1):
         page.script("document.querySelectorAll('#hand button')[arguments[0]].click();", index)
         wait_until(lambda index=index: page.script(
@@ -610,12 +611,7 @@ def at_a_table(page: Browser, server: Running, name: str) -> None:
     page.reload()
     type_line(page, name)
     wait_until(lambda: not shown(page, "typing") and menu(page)[0], "the lobby after the name")
-    click_item(page, "Create a table")
-    page.press("left")  # one seat for a person, the other a computer player's
-    click_item(page, "Create the table")
-    click_item(page, "Start the game")
-    wait_until(lambda: page.screen().get("mode") == "discard" and page.script(
-        "return document.querySelectorAll('#hand button').length;") == 6, "the deal")
+    start_against_a_computer(page)
 
 
 AT_THE_BOTTOM = ("const s = document.getElementById('log-scroll');"
