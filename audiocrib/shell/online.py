@@ -8,19 +8,17 @@ tick on its own loop, says it and moves the screens on.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from audiocrib.client.address import Address, read_address
 from audiocrib.client.remote import OnlineClient, RemoteTable, Said
 from audiocrib.engine.game import Phase
 from audiocrib.online import messages as m
 from audiocrib.online.fields import NAME, ProtocolError
 from audiocrib.online.sayings import chat_line, lobby_people, table_line, who_is_here
-from audiocrib.shell.core import SessionCore
 from audiocrib.shell.keys import CREATE_ITEMS, MOVE_LIMITS, Mode
 from audiocrib.shell.lineedit import LineEdit
 from audiocrib.shell.servers import load_book, save_book
 from audiocrib.shell.table import Heard
+from audiocrib.shell.typedline import TypedLines
 
 __all__ = ["OnlineScreens"]
 
@@ -29,51 +27,8 @@ LOBBY_IS_FIRST = "This is the lobby, the first screen here; Settings and Quit ar
 UNKNOWN_TOKEN = "This server does not know your token; connect without one to choose a name."
 
 
-class OnlineScreens(SessionCore):
+class OnlineScreens(TypedLines):
     """The online screens and the chat and who keys."""
-
-    # ----------------------------------------------------------------- typing a line
-    def _ask_line(self, line: LineEdit, question: str, then: Callable[[str], None],
-                  back: Callable[[], None]) -> None:
-        """Ask for a line: the player types, Enter gives it to ``then``, Escape goes ``back``."""
-        self.line, self.line_then, self.line_back = line, then, back
-        self.line_from = self.mode if self.mode is not Mode.TYPING else self.line_from
-        self.mode = Mode.TYPING
-        self.say(question + (f" It says {line.text}." if line.text and not line.secret else ""))
-
-    def _typing_key(self, key: str) -> None:
-        self.announcer.say(self.line.type(key), keep=False)  # the line itself is kept once it is taken
-
-    def _typing_delete(self, key: str) -> None:
-        self.announcer.say(self.line.delete(), keep=False)
-
-    def _typing_left(self, key: str) -> None:
-        self.announcer.say(self.line.left(), keep=False)
-
-    def _typing_right(self, key: str) -> None:
-        self.announcer.say(self.line.right(), keep=False)
-
-    def _typing_home(self, key: str) -> None:
-        self.announcer.say(self.line.home(), keep=False)
-
-    def _typing_end(self, key: str) -> None:
-        self.announcer.say(self.line.end(), keep=False)
-
-    def _typing_read(self, key: str) -> None:
-        self.say(self.line.read_back())
-
-    def _typing_done(self, key: str) -> None:
-        text = self.line.take()
-        if not text:
-            self.say(f"{self.line.purpose}: nothing typed yet. Type it, or press Escape to go back.")
-            return
-        self.mode = self.line_from
-        self.line_then(text)
-
-    def _typing_cancel(self, key: str) -> None:
-        self.line.take()
-        self.mode = self.line_from
-        self.line_back()
 
     # ----------------------------------------------------------------- address, name, connecting
     def _play_online(self) -> None:
