@@ -248,10 +248,12 @@ class Server:
             table, others = self._join(player, message.table)
             connection.table = table.id
             if others is None:  # at this table already: the table and the whole game again, to resynchronise
-                caught = self.tables.room(table.id).catch_up(player.id, since=0)
+                room = self.tables.room(table.id)
+                caught = room.catch_up(player.id, since=0)
                 if isinstance(caught, str):
                     raise ProtocolError(caught)
-                return [(None, said) for _, said in caught]
+                back = room.connected(player.id, True)  # after leaving for now: the others hear they are back
+                return [(None, said) for _, said in caught] + [(to, said) for to, said in back if to != player.id]
             return [(None, self._table_state(table.id, player)), *others]
         if isinstance(message, m.LookBack):
             if connection.table is None:

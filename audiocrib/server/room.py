@@ -56,10 +56,13 @@ from audiocrib.server.seating import Outgoing, TableSeats
 from audiocrib.server.sending import chunks, past_view
 from audiocrib.server.store import Store
 
-__all__ = ["ALL_SEATED", "Outgoing", "Room"]
+__all__ = ["ALL_SEATED", "OWN_TIMEOUT", "Outgoing", "Room"]
 
 ALL_SEATED = Notice("Every seat is taken; you can start the game.")
 """Said to the host when the last open seat is taken."""
+OWN_TIMEOUT = "Only the table's clock can run out a count; claim your points, or let the clock run out."
+"""Refusal of a person's own ``timeout``: the counting clock is the server's alone (a client sending one with time
+left would give its count away, or be a way to skip the count without its penalty)."""
 
 
 class Room(TableSeats):
@@ -236,6 +239,8 @@ class Room(TableSeats):
             return "That is not something a player can do."
         if action.seat != seat:
             return "You can make moves only for your own seat."
+        if isinstance(action, CountTimeout):
+            return OWN_TIMEOUT
         if self._table.seats[seat].stand_in is not None:
             return "A computer player is keeping your seat; take it back first."
         return self._apply(action)
