@@ -18,6 +18,7 @@ from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules, Variant
 from audiocrib.online import messages as m
 from audiocrib.online.fields import COMPUTER_LEVELS, ProtocolError
+from audiocrib.online.messages import TOO_DEEP, TOO_LONG_NUMBER
 from tests.helpers import random_action
 
 
@@ -120,9 +121,9 @@ NAME_RULE = ("The name in the hello message must be from one to twenty-four lett
         ('{"type": "ping", "number": -Infinity}', "A message may hold only finite numbers."),
         ('{"type": "ping", "number": 1e400}', "The number in the ping message must be a whole number from zero to one"
                                               " million."),
-        ('{"type": "ping", "number": ' + "9" * 5000 + "}", "A message must be one JSON object."),
+        ('{"type": "ping", "number": ' + "9" * 5000 + "}", TOO_LONG_NUMBER),
         ("[" * 50_000 + "]" * 50_000, "A message may be at most sixty-four kilobytes long."),
-        ('{"a":' * 10_000 + "1" + "}" * 10_000, "A message must be one JSON object."),
+        ('{"a":' * 10_000 + "1" + "}" * 10_000, TOO_DEEP),
         ('{"type": "ping"}', "The ping message needs its number."),
         ('{"type": "ping", "number": 1, "extra": 2}', "The ping message has no field called extra."),
         ('{"type": "ping", "number": true}', None),

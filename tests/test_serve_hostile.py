@@ -25,6 +25,7 @@ from audiocrib.engine.events import Discarded, StarterCut, event_to_json
 from audiocrib.engine.game import Game
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
+from audiocrib.online.messages import TOO_DEEP, TOO_LONG_NUMBER
 from audiocrib.server.app import HELLO_FIRST, TEXT_ONLY
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
@@ -204,9 +205,12 @@ MALFORMED = [
     ('{"type": "ping", "number": 01}', NOT_JSON),
     ('\ufeff{"type": "ping", "number": 1}', NOT_JSON),
     ('{"type": "ping", "number": 1', NOT_JSON),
-    ("[" * 30_000 + "]" * 30_000, NOT_JSON),
-    ('{"a":' * 5_000 + "1" + "}" * 5_000, NOT_JSON),
-    ('{"type": "ping", "number": 1' + "0" * 5_000 + "}", NOT_JSON),
+    ("[" * 30_000 + "]" * 30_000, TOO_DEEP),
+    ('{"a":' * 5_000 + "1" + "}" * 5_000, TOO_DEEP),
+    ('{"type": "ping", "number": 1' + "0" * 5_000 + "}", TOO_LONG_NUMBER),
+    ('{"type": "ping", "number": 1' + "0" * 60_000 + "}", TOO_LONG_NUMBER),
+    ('{"type": "ping", "number": 1' + "0" * 30 + "}", TOO_LONG_NUMBER),
+    ('{"type": "ping", "number": 0.' + "5" * 40 + "}", TOO_LONG_NUMBER),
     ('{"type": "ping", "type": "ping", "number": 1}', "A message may not give the same field twice."),
     ('{"type": "ping", "number": NaN}', "A message may hold only finite numbers."),
     ('{"type": "ping", "number": Infinity}', "A message may hold only finite numbers."),

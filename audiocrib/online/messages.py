@@ -17,6 +17,7 @@ audiocrib.online.fields.ProtocolError: A player does not send a welcome message.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -405,7 +406,23 @@ def _no_constant(name: str) -> Any:
     raise ProtocolError("A message may hold only finite numbers.")
 
 
-_JSON = json.JSONDecoder(object_pairs_hook=_no_repeats, parse_constant=_no_constant)
+MOST_DIGITS = 30
+"""The longest number a message may hold, in characters: every number of the protocol has at most ten digits, and
+Python would spend time (or refuse, past 4,300 digits) turning a longer one into a number."""
+TOO_LONG_NUMBER = "A number in a message may have at most thirty digits."
+TOO_DEEP = "A message may not nest lists and objects that deeply."
+
+
+def _number(kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    def read(literal: str) -> Any:
+        if len(literal) > MOST_DIGITS:
+            raise ProtocolError(TOO_LONG_NUMBER)
+        return kind(literal)
+    return read
+
+
+_JSON = json.JSONDecoder(object_pairs_hook=_no_repeats, parse_constant=_no_constant, parse_int=_number(int),
+                         parse_float=_number(float))
 """What ``json.loads(text, object_pairs_hook=..., parse_constant=...)`` makes afresh for each call, made once."""
 
 
@@ -427,7 +444,9 @@ def _parsed(text: str | bytes, limit: int) -> Any:
         return _JSON.decode(text)
     except ProtocolError:
         raise
-    except (ValueError, RecursionError):  # not JSON, a number of thousands of digits, or nested too deep
+    except RecursionError:  # lists or objects inside each other about a thousand deep
+        raise ProtocolError(TOO_DEEP) from None
+    except ValueError:
         raise ProtocolError("A message must be one JSON object.") from None
 
 
