@@ -145,6 +145,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--certfile", metavar="FILE", help="a TLS certificate (PEM): connections are encrypted")
     serve.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
     serve.add_argument("--password-file", metavar="FILE", help="a file holding the password friends must give")
+    serve.add_argument("--trust-proxy", metavar="ADDRESS", action="append", default=[], help="a reverse proxy's"
+                       " address or network (repeatable): its X-Forwarded-For names each player's address")
     return parser
 
 
@@ -218,6 +220,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError("Give --certfile and --keyfile together: the certificate and its private key.")
     import platformdirs
 
+    from audiocrib.server.proxy import Proxies
     from audiocrib.server.serve import ServeError, Settings, check_file, read_password, serve
 
     try:
@@ -230,7 +233,11 @@ def _serve(args: argparse.Namespace) -> int:
     folder = (Path(args.server_dir) if args.server_dir is not None else
               Path(platformdirs.user_data_dir("audiocrib", appauthor=False)) / "server")
     certfile, keyfile = (None if f is None else Path(f) for f in (args.certfile, args.keyfile))
-    settings = Settings(args.host, port, folder.absolute(), certfile, keyfile, password)
+    try:
+        proxies = Proxies.of(args.trust_proxy)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    settings = Settings(args.host, port, folder.absolute(), certfile, keyfile, password, proxies=proxies)
     try:
         from audiocrib.web.routes import pages_for
 

@@ -57,6 +57,7 @@ TAKES = {
     "--certfile": "the name of a certificate file (PEM)",
     "--keyfile": "the name of the certificate's private key file (PEM)",
     "--password-file": "the name of a file holding the server's password",
+    "--trust-proxy": "a reverse proxy's address or network, like 127.0.0.1 or 10.0.0.0/8",
 }
 """What each option with a value takes, as said when the value is missing or wrong."""
 

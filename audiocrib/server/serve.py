@@ -27,6 +27,7 @@ from filelock import FileLock, Timeout
 from audiocrib.engine.text import printable
 from audiocrib.server.app import PATH, Pages, Server, make_app
 from audiocrib.server.limits import Limits
+from audiocrib.server.proxy import NO_PROXIES, Proxies
 from audiocrib.server.records import StoreError
 from audiocrib.server.store import Store
 
@@ -52,6 +53,8 @@ class Settings:
     keyfile: Path | None = None
     password: str | None = None
     limits: Limits = field(default_factory=Limits)
+    proxies: Proxies = NO_PROXIES
+    """The reverse proxies whose X-Forwarded-For is believed (``--trust-proxy``)."""
 
 
 MOST_PASSWORD_BYTES = 1024
@@ -113,7 +116,8 @@ def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = 
             raise ServeError(f"The server's file in the data folder cannot be used. {sentence}") from None
         with store:
             try:
-                asyncio.run(_run(Server(store, settings.password, settings.limits), settings, tls, say, pages))
+                server = Server(store, settings.password, settings.limits, settings.proxies)
+                asyncio.run(_run(server, settings, tls, say, pages))
             except KeyboardInterrupt:  # Ctrl+C where the event loop cannot catch it itself (Windows)
                 pass
         say("The server has stopped.")
@@ -225,6 +229,10 @@ def _greeting(settings: Settings, port: int, tls: bool, page: bool = False) -> l
         lines.append(f"In a web browser, friends open {web}://{where}:{port}/ and play there.")
     if settings.password is not None:
         lines.append("Friends need the server's password to connect.")
+    if settings.proxies.networks:
+        trusted = ", ".join(str(net.network_address) if net.num_addresses == 1 else str(net)
+                            for net in settings.proxies.networks)
+        lines.append(f"Trusting the proxy at {trusted}: each player's address is read from its X-Forwarded-For.")
     lines.append(f"The server's data is in {settings.folder}.")
     lines.append("Stop the server with Ctrl+C.")
     return lines
