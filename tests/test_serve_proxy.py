@@ -5,8 +5,8 @@ nginx from 127.0.0.2, 127.0.0.3 and so on), whatever the client writes in its ow
 connecting straight to the server has its forged header ignored. Also: a WebSocket to ``/play`` from another site's
 page is refused, the greeting names the trusted proxy, and docs/audiocrib.service passes ``systemd-analyze verify``.
 
-Linux only (more loopback addresses than 127.0.0.1). nginx and openssl are skipped where missing, except under CI
-(``CI`` set: ``.ci/run`` installs nginx), where the test fails instead.
+Linux only (more loopback addresses than 127.0.0.1). Where nginx, openssl or systemd-analyze is missing the test
+that needs it is skipped, except under CI (``CI`` set: ``.ci/run`` installs nginx and systemd), where it fails.
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ PER_ADDRESS = 20
 """Connections open at once from one address (`Limits.connections_per_address`)."""
 
 
-def require(program: str, why: str) -> str:
+def require(program: str, why: str, package: str | None = None) -> str:
     """The path of ``program``; where it is missing the test skips, or fails under CI."""
     found = shutil.which(program) or shutil.which(program, path="/usr/sbin:/sbin")
     if found is None:
-        message = f"{program} is needed {why} (apt-get install {program})"
+        message = f"{program} is needed {why} (apt-get install {package or program})"
         if os.environ.get("CI"):
             pytest.fail(message + "; CI must run this test.")
         pytest.skip(message)
@@ -256,16 +256,18 @@ def test_the_start_says_which_proxy_is_trusted_and_a_wrong_one_is_refused(proxie
     assert not (tmp_path / "d").exists()
 
 
-def test_the_documented_service_unit_is_valid(tmp_path: Path) -> None:
-    """docs/audiocrib.service, with its ExecStart pointed at this installation's program (systemd-analyze checks
-    that the program is there), passes ``systemd-analyze verify``. Skipped where systemd is not installed."""
-    analyze = shutil.which("systemd-analyze")
-    if analyze is None:
-        pytest.skip("systemd-analyze is not installed (Debian's systemd package)")
-    unit = (DOCS / "audiocrib.service").read_text()
-    assert unit.count("/opt/audiocrib/bin/audiocrib ") == 1
-    copy = tmp_path / "audiocrib.service"
-    copy.write_text(unit.replace("/opt/audiocrib/bin/audiocrib ", f"{PROGRAM} "))
-    done = subprocess.run([analyze, "verify", str(copy)], capture_output=True, text=True, timeout=60)
-    problems = [line for line in (done.stdout + done.stderr).splitlines() if str(copy) in line or "audiocrib" in line]
-    assert done.returncode == 0 and not problems, done.stdout + done.stderr
+def test_the_documented_service_units_are_valid(tmp_path: Path) -> None:
+    """docs/audiocrib.service, and the nightly backup's service and timer, with their program pointed at this
+    installation's (systemd-analyze checks that the program is there), pass ``systemd-analyze verify`` without a
+    complaint. Skipped where systemd is not installed, except under CI."""
+    analyze = require("systemd-analyze", "to check the service's units", "systemd")
+    copies = []
+    for name in ("audiocrib.service", "audiocrib-backup.service", "audiocrib-backup.timer"):
+        unit = (DOCS / name).read_text()
+        assert unit.count("/opt/audiocrib/bin/audiocrib ") == (0 if name.endswith(".timer") else 1), name
+        copies.append(tmp_path / name)
+        copies[-1].write_text(unit.replace("/opt/audiocrib/bin/audiocrib ", f"{PROGRAM} "))
+    done = subprocess.run([analyze, "verify", *map(str, copies)], capture_output=True, text=True, timeout=60)
+    said = done.stdout + done.stderr
+    assert done.returncode == 0 and not [line for line in said.splitlines() if "audiocrib" in line], said
+    assert "--trust-proxy 127.0.0.1" in (DOCS / "audiocrib.service").read_text()  # behind the documented nginx

@@ -1,5 +1,6 @@
 """The ``audiocrib`` command: ``score`` a hand, weigh the ``discards``, print the exhaustive ``table`` of hands or
-cribs, set computer players against each other in the ``arena``, or ``serve`` tables to friends.
+cribs, set computer players against each other in the ``arena``, ``serve`` tables to friends, and ``backup`` and
+``restore`` the server's store.
 
 Every error is one sentence on stderr and exit status 2: a value that is wrong is named with its option and what
 the option takes, and is shown only as plain printable text (escaped, and cut short when long).
@@ -31,6 +32,7 @@ from audiocrib import __version__
 from audiocrib.bots.arena import progress_line, run_arena
 from audiocrib.bots.crib import crib_value
 from audiocrib.bots.discards import analyse
+from audiocrib.cli.backup import add_backup_commands, back_up, restore
 from audiocrib.cli.usage import (
     BIGGEST,
     DECIMAL,
@@ -147,6 +149,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--password-file", metavar="FILE", help="a file holding the password friends must give")
     serve.add_argument("--trust-proxy", metavar="ADDRESS", action="append", default=[], help="a reverse proxy's"
                        " address or network (repeatable): its X-Forwarded-For names each player's address")
+    add_backup_commands(commands)
     return parser
 
 
@@ -320,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         _not_for_the_game(args)
         command = {"score": _score, "discards": _discards, "table": _table, "arena": _arena,
-                   "serve": _serve}[args.command]
+                   "serve": _serve, "backup": back_up, "restore": restore}[args.command]
         return command(args)
     except (UsageError, AudiocribError) as error:
         print(f"audiocrib: {clean(str(error))}", file=sys.stderr)

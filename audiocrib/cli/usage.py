@@ -57,6 +57,7 @@ TAKES = {
     "--certfile": "the name of a certificate file (PEM)",
     "--keyfile": "the name of the certificate's private key file (PEM)",
     "--password-file": "the name of a file holding the server's password",
+    "FILE": "the name of a file",
     "--trust-proxy": "a reverse proxy's address or network, like 127.0.0.1 or 10.0.0.0/8",
 }
 """What each option with a value takes, as said when the value is missing or wrong."""
@@ -160,7 +161,7 @@ def sentence(message: str, command: str) -> str:
         name, what = argument.groups()
         if what.startswith("invalid choice:"):  # the only option left to argparse's choices: the command
             return (f"{shown(_given(what))} is not a command; the commands are play, online, score, discards, table,"
-                    " arena and serve.")
+                    " arena, serve, backup and restore.")
         if what.startswith("expected one argument") and name in TAKES:
             return f"{name} needs a value: {TAKES[name]}."
         if what.startswith("ignored explicit argument"):
