@@ -212,6 +212,22 @@ def test_the_limits_count_each_players_own_address_behind_nginx(proxied: Proxied
     assert refused_forged == [429]
 
 
+def test_browser_tabs_behind_nginx_are_counted_by_their_own_address(proxied: Proxied) -> None:
+    """The page's sockets (``/web``) through nginx: twenty tabs at once from one address, and one more from it is
+    refused while a tab from the next address is not."""
+    nginx = proxied.nginx
+    url, origin = f"wss://127.0.0.1:{nginx.port}/web", {"Origin": f"https://127.0.0.1:{nginx.port}"}
+
+    async def go() -> tuple[list[int], list[int]]:
+        async with from_address("127.0.0.8", nginx.trusted) as full, from_address("127.0.0.9", nginx.trusted) as other:
+            held, refused = await open_sockets(full, url, PER_ADDRESS + 1, [origin] * (PER_ADDRESS + 1))
+            opened, refused_other = await open_sockets(other, url, 1, [origin])
+            for tab in held + opened:
+                await tab.close()
+            return refused, refused_other
+    assert run(go()) == ([429], [])
+
+
 def test_a_forged_header_from_a_client_not_behind_the_proxy_is_ignored(proxied: Proxied) -> None:
     """Straight to the server from 127.0.0.4 (not a trusted proxy), each connection naming another address in
     X-Forwarded-For: all are counted as 127.0.0.4."""
