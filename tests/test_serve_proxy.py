@@ -263,8 +263,9 @@ def test_a_page_of_another_site_cannot_open_the_games_socket(proxied: Proxied) -
 
 
 def test_the_start_says_which_proxy_is_trusted_and_a_wrong_one_is_refused(proxied: Proxied, tmp_path: Path) -> None:
-    assert ("Trusting the proxy at 127.0.0.1: each player's address is read from its X-Forwarded-For."
-            in proxied.server.lines)
+    lines = proxied.server.lines
+    assert "Trusting the proxy at 127.0.0.1: each player's address is read from its X-Forwarded-For." in lines
+    assert "Only this computer can connect: players come in through the proxy." in lines
     for value in ("nginx", "10.0.0.0/33", "", "1.2.3.4\x1b[2J"):
         done = subprocess.run([str(PROGRAM), "serve", "--data-dir", str(tmp_path / "d"), "--trust-proxy", value],
                               capture_output=True, text=True, timeout=60)

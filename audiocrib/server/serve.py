@@ -217,7 +217,9 @@ def _greeting(settings: Settings, port: int, tls: bool, page: bool = False) -> l
                      " computer's address on your network in place of its name.")
     else:
         lines.append(f"Friends connect to {scheme}://{shown}:{port}{PATH}.")
-    if loopback(host):
+    if loopback(host) and settings.proxies.networks:
+        lines.append("Only this computer can connect: players come in through the proxy.")
+    elif loopback(host):
         lines.append("Only this computer can connect; give --host 0.0.0.0 to let others in.")
     elif not tls:
         lines.append("Warning: without --certfile and --keyfile nothing is encrypted: names, tokens and the"
