@@ -189,6 +189,24 @@ def test_a_game_and_the_browser_page_work_through_nginx(proxied: Proxied) -> Non
     run(go())
 
 
+def test_the_page_in_a_real_browser_plays_through_nginx(proxied: Proxied, tmp_path: Path) -> None:
+    """Headless Chromium opens the page at nginx's https address (its self-signed certificate let through), types
+    a name, and reaches the lobby: the page, its files and its socket all pass through the documented proxy."""
+    from tests.browser_driver import Browser, require_browser, wait_until
+    from tests.test_web_page import menu, shown, type_line
+
+    require_browser()
+    browser = Browser(tmp_path / "profile")
+    try:
+        browser.driver.execute_cdp_cmd("Security.setIgnoreCertificateErrors", {"ignore": True})
+        browser.open(f"https://127.0.0.1:{proxied.nginx.port}/")
+        type_line(browser, "Dora")
+        wait_until(lambda: not shown(browser, "typing") and menu(browser)[0], "the lobby after the name")
+        assert any(item.startswith("Create a table") for item in menu(browser)[0]), menu(browser)
+    finally:
+        browser.quit()
+
+
 def test_the_limits_count_each_players_own_address_behind_nginx(proxied: Proxied) -> None:
     """Twenty connections at once from one address: one more from it is refused, one from the next address not,
     and a header the client wrote itself (nginx appends the real address after it) changes nothing."""
