@@ -26,6 +26,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from audiocrib.server.proxy import Proxies
 from tests.netplayers import NetPlayer
 from tests.test_cli_hostile import PROGRAM, assert_process_refused
 from tests.test_serve import Running, ask, create, hello, run
@@ -289,6 +290,26 @@ def test_the_start_says_which_proxy_is_trusted_and_a_wrong_one_is_refused(proxie
                               capture_output=True, text=True, timeout=60)
         assert_process_refused(done, "--trust-proxy takes an address or a network, like 127.0.0.1 or 10.0.0.0/8.")
     assert not (tmp_path / "d").exists()
+
+
+@pytest.mark.parametrize(("peer", "header", "counted"), [
+    ("127.0.0.1", "", "127.0.0.1"),  # the proxy's own request
+    ("127.0.0.1", "203.0.113.7", "203.0.113.7"),
+    ("::ffff:127.0.0.1", " 203.0.113.7 ", "203.0.113.7"),  # an IPv4 peer as an IPv6 socket gives it
+    ("127.0.0.1", "2001:db8::1", "2001:db8::1"),
+    ("127.0.0.1", "1.1.1.1, 2.2.2.2, 203.0.113.7", "203.0.113.7"),  # a long story told by the client
+    ("127.0.0.1", ", ".join(["9.9.9.9"] * 5000) + ", 203.0.113.7", "203.0.113.7"),
+    ("127.0.0.1", "127.0.0.1, 127.0.0.1", "127.0.0.1"),  # proxies all the way down: the furthest one
+    ("127.0.0.1", "203.0.113.7, [2001:db8::1]:80", "127.0.0.1"),  # not an address: believed no further
+    ("127.0.0.1", "203.0.113.7, 10.1.2.3", "203.0.113.7"),  # our second proxy passed it on
+    ("127.0.0.1", "203.0.113.7, 10.1.2.3\x00", "127.0.0.1"),
+    ("127.0.0.1", "203.0.113.7, \u0661.1.1.1", "127.0.0.1"),  # digits of another script are not an address
+    ("127.0.0.1", "x" * 100_000, "127.0.0.1"),
+    ("198.51.100.9", "203.0.113.7", "198.51.100.9"),  # not a proxy of ours: its header is its own writing
+    ("not an address", "203.0.113.7", "unknown"),
+])
+def test_the_forwarded_address_is_read_as_hostile_input(peer: str, header: str, counted: str) -> None:
+    assert Proxies.of(["127.0.0.1", "10.0.0.0/8"]).client(peer, [header] if header else []) == counted
 
 
 def test_the_documented_service_units_are_valid(tmp_path: Path) -> None:

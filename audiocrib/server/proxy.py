@@ -98,8 +98,8 @@ class Proxies:
             return "unknown"
         if not self.networks or not self.trusts(here):
             return str(here)
-        entries = ",".join(forwarded).split(",")
-        for entry in reversed(entries[-MOST_HOPS:]):
+        entries = ",".join(forwarded).rsplit(",", MOST_HOPS)[-MOST_HOPS:]  # the left is never split: the client's
+        for entry in reversed(entries):
             hop = _address(entry)
             if hop is None:
                 break
