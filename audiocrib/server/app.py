@@ -88,7 +88,7 @@ class Server:
     """The lobby's side of the server: the store, the password (None for none), the limits, the reverse proxies
     whose X-Forwarded-For is believed, and who is connected."""
 
-    def __init__(self, store: Store, password: str | None = None, limits: Limits | None = None,
+    def __init__(self, store: Store, password: str | None = None, limits: Limits | None = None, *,
                  proxies: Proxies = NO_PROXIES) -> None:
         self.store = store
         self.password = password

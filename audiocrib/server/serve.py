@@ -116,7 +116,7 @@ def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = 
             raise ServeError(f"The server's file in the data folder cannot be used. {sentence}") from None
         with store:
             try:
-                server = Server(store, settings.password, settings.limits, settings.proxies)
+                server = Server(store, settings.password, settings.limits, proxies=settings.proxies)
                 asyncio.run(_run(server, settings, tls, say, pages))
             except KeyboardInterrupt:  # Ctrl+C where the event loop cannot catch it itself (Windows)
                 pass

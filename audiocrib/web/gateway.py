@@ -110,7 +110,7 @@ class Gateway:
     carry (`routes`), ``ssl_context`` what they trust."""
 
     def __init__(self, limits: Limits, key: str, ssl_context: ssl.SSLContext | None,
-                 most_tabs: int = MOST_TABS, proxies: Proxies = NO_PROXIES) -> None:
+                 most_tabs: int = MOST_TABS, *, proxies: Proxies = NO_PROXIES) -> None:
         self.limits = limits
         self.proxies = proxies
         self.most_tabs = most_tabs
