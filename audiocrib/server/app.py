@@ -28,6 +28,7 @@ from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
+from audiocrib.server.gate import counted_as
 from audiocrib.server.limits import Limits, TokenBucket
 from audiocrib.server.outbox import Mailbox, Outbox
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
@@ -124,13 +125,18 @@ class Server:
         if not origin_allowed(request):
             return web.Response(status=403, text="This server takes connections from its own page, not another"
                                 " site's.\n")
+        if remote is not None:
+            counted_as(request, None)  # the gateway's loopback connection is the server's own, not its address's
         address = self._address(remote if remote is not None else client_address(request, self.proxies))
         if address.open >= self.limits.connections_per_address:
             return web.Response(status=429, text="Too many connections from your address at once.\n")
         if not address.connects.take():
             return web.Response(status=429, text="Too many new connections from your address; wait a little.\n")
         socket = web.WebSocketResponse(max_msg_size=m.MAX_MESSAGE_BYTES, heartbeat=30.0, timeout=5.0)
-        await socket.prepare(request)
+        try:
+            await socket.prepare(request)
+        except ConnectionError:  # the client gave up during the upgrade: aiohttp finds this answer unsendable, quietly
+            return web.Response(status=400, text="The connection closed during the upgrade.\n")
         lim = self.limits
         connection = _Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
                                  TokenBucket(lim.refusals_rate, lim.refusals_burst),

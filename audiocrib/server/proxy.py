@@ -89,6 +89,13 @@ class Proxies:
     def trusts(self, address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
         return any(address.version == net.version and address in net for net in self.networks)
 
+    def trusts_text(self, address: str) -> bool:
+        """`trusts` for an address as text (False for one that is not an address)."""
+        if not self.networks:
+            return False
+        found = _address(address)
+        return found is not None and self.trusts(found)
+
     def client(self, peer: str, forwarded: Sequence[str]) -> str:
         """The address a connection from ``peer`` counts as, given its ``X-Forwarded-For`` headers: ``peer``
         itself unless it is a trusted proxy; else the right-most entry that is not a trusted proxy (an entry that

@@ -26,6 +26,7 @@ from filelock import FileLock, Timeout
 
 from audiocrib.engine.text import printable
 from audiocrib.server.app import PATH, Pages, Server, make_app
+from audiocrib.server.gate import GATE_KEY, Gate, GatedSite, open_files
 from audiocrib.server.limits import Limits
 from audiocrib.server.proxy import NO_PROXIES, Proxies
 from audiocrib.server.records import StoreError
@@ -181,10 +182,23 @@ def loopback(host: str) -> bool:
 
 async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, say: Callable[[str], None],
                pages: Pages | None = None) -> None:
-    runner = web.AppRunner(make_app(server, pages), access_log=None, handle_signals=False)
+    limits = settings.limits
+    _, most = open_files(limits.files_reserve)
+    app = make_app(server, pages)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=5.0)
+
+    def handlers() -> asyncio.BaseProtocol:
+        assert runner.server is not None
+        return runner.server()
+
+    gate = Gate(handlers, limits, most, tls, proxies=settings.proxies)
+    app[GATE_KEY] = gate
+    app.middlewares.append(gate.middleware)
     await runner.setup()
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(gate.exception_handler)
     try:
-        site = web.TCPSite(runner, settings.host, settings.port, ssl_context=tls, shutdown_timeout=5.0)
+        site = GatedSite(runner, gate, settings.host, settings.port)
         try:
             await site.start()
         except OSError as error:
@@ -194,7 +208,6 @@ async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, s
         for line in _greeting(settings, port, tls is not None, pages is not None):
             say(line)
         stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
         for number in (signal.SIGINT, signal.SIGTERM):
             with suppress(NotImplementedError, RuntimeError, ValueError):  # no such handler where asyncio has none
                 loop.add_signal_handler(number, stop.set)
@@ -202,6 +215,7 @@ async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, s
         say("Stopping: closing the connections.")
     finally:
         await runner.cleanup()
+        gate.close()
 
 
 def _greeting(settings: Settings, port: int, tls: bool, page: bool = False) -> list[str]:
