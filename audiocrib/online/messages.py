@@ -70,6 +70,9 @@ MAX_MESSAGE_BYTES = 64 * 1024
 MAX_SERVER_MESSAGE_BYTES = 8 * 1024 * 1024
 """The largest message a server may send: a view carries the seat's whole log, tens of kilobytes a game."""
 MAX_LOBBY_TABLES = 100
+LOBBY_PAGE = 20
+"""Tables on one page of the lobby (a server sends at most this many in a `Lobby`)."""
+MAX_LOBBY_PAGES = 10**6
 MAX_PEOPLE = 500
 MAX_NEWS_EVENTS = 10_000
 _SEAT = Number(0, 5)
@@ -111,9 +114,11 @@ class Hello(Message):
 
 @dataclass(frozen=True, slots=True)
 class AskLobby(Message):
-    """Ask for the lobby: the tables listed and who is there."""
+    """Ask for a page of the lobby: the tables listed there (`LOBBY_PAGE` a page; the first page when ``page`` is
+    left out) and who is there."""
 
     type: ClassVar[str] = "lobby"
+    page: int = field(default=1, metadata={"field": Number(1, MAX_LOBBY_PAGES), "optional": True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,12 +255,15 @@ class TableSummary:
 
 @dataclass(frozen=True, slots=True)
 class Lobby(Message):
-    """The lobby: the public tables (at most a hundred; ``more`` says how many were left out) and who is there."""
+    """A page of the lobby: its public tables (the ``page``-th `LOBBY_PAGE` of them, of ``pages``; ``more`` says
+    how many are on the pages after it) and who is there (at most `MAX_PEOPLE` names)."""
 
     type: ClassVar[str] = "lobby_list"
     tables: tuple[TableSummary, ...] = field(metadata={"field": Many(Record(TableSummary), MAX_LOBBY_TABLES)})
     more: int = field(metadata={"field": Number(0, 10**9)})
     people: tuple[str, ...] = field(metadata={"field": Many(NAME, MAX_PEOPLE)})
+    page: int = field(default=1, metadata={"field": Number(1, MAX_LOBBY_PAGES)})
+    pages: int = field(default=1, metadata={"field": Number(1, MAX_LOBBY_PAGES)})
 
 
 @dataclass(frozen=True, slots=True)

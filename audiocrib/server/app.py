@@ -29,7 +29,8 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.server.gate import counted_as
-from audiocrib.server.limits import Limits, TokenBucket
+from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
+from audiocrib.server.lobby import Board
 from audiocrib.server.outbox import Mailbox, Outbox
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
 from audiocrib.server.records import Player, Seat, Status, StoreError, Table
@@ -43,6 +44,9 @@ PATH = "/play"
 """Where the WebSocket endpoint listens."""
 CHAT_TOO_FAST = "You are chatting too fast; wait a few seconds before the next line."
 HELLO_FIRST = "Say hello first: the first message on a connection is hello."
+ADDRESS_TOO_FAST = "Too many messages from your address; slow down."
+TOO_MANY_NAMES = "Too many new names have been made from your address this hour; use one you made, or wait."
+TOO_MANY_TABLES = "Too many tables have been opened from your address this hour; join one, or wait."
 TEXT_ONLY = "A message must be sent as text, not as binary data."
 PLAY_MESSAGES = (m.Start, m.Move, m.Leave, m.GiveSeat, m.TakeSeatBack)
 Answers = list[tuple[int | None, m.Message]]
@@ -58,10 +62,19 @@ class _Address:
     messages: TokenBucket
     connects: TokenBucket
     wrong_passwords: TokenBucket
+    names: TokenBucket
+    tables: TokenBucket
     open: int = 0
+    connections: set[_Connection] = field(default_factory=set)
 
     def idle(self) -> bool:
-        return self.open == 0 and self.messages.full and self.connects.full and self.wrong_passwords.full
+        return self.open == 0 and all(b.full for b in (self.messages, self.connects, self.wrong_passwords,
+                                                         self.names, self.tables))
+
+    def heaviest(self) -> _Connection | None:
+        """The connection from here that sent the most lately and is not being closed already."""
+        going = [c for c in self.connections if not c.cut]
+        return max(going, key=lambda c: c.lately.now()) if going else None
 
 
 @dataclass(eq=False, slots=True)
@@ -74,7 +87,10 @@ class _Connection:
     refusals: TokenBucket
     chats: TokenBucket
     box: Mailbox
+    lately: LatelyCount
     player: Player | None = None
+    cut: bool = False
+    """True once it is being closed for sending the most from an address over its limit."""
     token: str | None = None
     table: int | None = None
     ended: list[int] = field(default_factory=list)
@@ -100,6 +116,10 @@ class Server:
         self._by_player: dict[int, _Connection] = {}
         self._closing: set[asyncio.Task[bool]] = set()
         self.outbox = Outbox(store, _store_failed)
+        self.board = Board(store)
+        self.local_only = False
+        """True when only this computer can reach the server (it listens on loopback with no proxy in front):
+        then there are no strangers, and new names and tables are not limited per hour."""
         self.tables = Tables(store, self.limits, self._send_out, lambda player: player in self._by_player,
                              self._after_sent)
 
@@ -113,7 +133,8 @@ class Server:
             lim = self.limits
             found = _Address(TokenBucket(lim.address_rate, lim.address_burst),
                              TokenBucket(lim.connects_rate, lim.connects_burst),
-                             TokenBucket(lim.wrong_passwords_rate, lim.wrong_passwords_burst))
+                             TokenBucket(lim.wrong_passwords_rate, lim.wrong_passwords_burst),
+                             per_hour(lim.new_names_per_hour), per_hour(lim.new_tables_per_hour))
             self._addresses[remote] = found
         return found
 
@@ -140,16 +161,20 @@ class Server:
         lim = self.limits
         connection = _Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
                                  TokenBucket(lim.refusals_rate, lim.refusals_burst),
-                                 TokenBucket(lim.chat_rate, lim.chat_burst), Mailbox(socket))
+                                 TokenBucket(lim.chat_rate, lim.chat_burst), Mailbox(socket),
+                                 LatelyCount(lim.heaviest_seconds))
         address.open += 1
+        address.connections.add(connection)
         self._connections.add(connection)
         try:
             await self._serve(connection)
         finally:
             address.open -= 1
+            address.connections.discard(connection)
             self._connections.discard(connection)
             if connection.player is not None and self._by_player.get(connection.player.id) is connection:
                 del self._by_player[connection.player.id]
+                self.board.people_changed()
                 await self.tables.connected(connection.player.id, False)
         return socket
 
@@ -181,8 +206,14 @@ class Server:
 
     async def _one(self, connection: _Connection, frame: WSMessage) -> None:
         """Answer one frame (or refuse it, or close the connection by raising `_Disconnect`)."""
+        connection.lately.add()
+        if connection.cut:
+            raise _Disconnect(ADDRESS_TOO_FAST)
         if not connection.address.messages.take():
-            raise _Disconnect("Too many messages from your address; slow down.")
+            heaviest = connection.address.heaviest()
+            if heaviest is None or heaviest is connection:
+                raise _Disconnect(ADDRESS_TOO_FAST)
+            self._cut(heaviest)  # this one's message goes on: the address is under its limit again without it
         if not connection.messages.take():
             raise _Disconnect("Too many messages; slow down.")
         message: m.Message | None = None
@@ -220,6 +251,17 @@ class Server:
             return [(None, self._lobby())]
         return []
 
+    def _cut(self, connection: _Connection) -> None:
+        """Close ``connection``, the one that sent most from an address over its limit."""
+        connection.cut = True
+        self._close_later(connection, ADDRESS_TOO_FAST.encode("ascii"))
+
+    def _close_later(self, connection: _Connection, reason: bytes) -> None:
+        task = asyncio.get_running_loop().create_task(connection.socket.close(
+            code=WSCloseCode.POLICY_VIOLATION, message=reason))
+        self._closing.add(task)  # kept until done: the loop holds only a weak reference to a task
+        task.add_done_callback(self._closing.discard)
+
     def _after_sent(self, player: int, then: Callable[[], None]) -> None:
         target = self._by_player.get(player)
         if target is not None:
@@ -253,8 +295,10 @@ class Server:
         if isinstance(message, m.Ping):
             return [(None, m.Pong(message.number))]
         if isinstance(message, m.AskLobby):
-            return [(None, self._lobby())]
+            return [(None, self._lobby(message.page))]
         if isinstance(message, m.CreateTable):
+            if not self.local_only and not connection.address.tables.take():
+                raise ProtocolError(TOO_MANY_TABLES)
             table = self._create(player, message)
             connection.table = table.id
             return [(None, self._table_state(table.id, player))]
@@ -298,15 +342,15 @@ class Server:
                 raise ProtocolError("This server does not know your token; connect without one to choose a name.")
             token = hello.token
         else:
+            if not self.local_only and not connection.address.names.take():
+                raise ProtocolError(TOO_MANY_NAMES)
             player, token = self.store.add_player(hello.name)
         earlier = self._by_player.get(player.id)
         if earlier is not None:  # the player is back on a new connection (the old one may be dead): that one goes
-            task = asyncio.get_running_loop().create_task(earlier.socket.close(
-                code=WSCloseCode.POLICY_VIOLATION, message=b"You connected again from elsewhere."))
-            self._closing.add(task)  # kept until done: the loop holds only a weak reference to a task
-            task.add_done_callback(self._closing.discard)
+            self._close_later(earlier, b"You connected again from elsewhere.")
         self._by_player[player.id] = connection
         connection.player, connection.token = player, token
+        self.board.people_changed()
         return m.Welcome(player.name, token, m.PROTOCOL_VERSION)
 
     def _password_ok(self, connection: _Connection, given: str | None) -> bool:
@@ -318,17 +362,13 @@ class Server:
         return False
 
     # ----------------------------------------------------------------- lobby and tables
-    def _lobby(self) -> m.Lobby:
-        tables = [t for t in self.store.tables(Status.OPEN, Status.PLAYING) if t.public]
-        shown = tables[: m.MAX_LOBBY_TABLES]
-        people = sorted({c.player.name for c in self._connections if c.player is not None}, key=str.casefold)
-        return m.Lobby(tuple(self._summary(t) for t in shown), len(tables) - len(shown),
-                       tuple(people[: m.MAX_PEOPLE]))
+    def _lobby(self, page: int = 1) -> m.Lobby:
+        """A page of the lobby, from the board (`audiocrib.server.lobby`): made once until something on it
+        changes, however often it is asked."""
+        return self.board.page(page, self._people_here)
 
-    def _summary(self, table: Table) -> m.TableSummary:
-        host = self.store.player(table.host)
-        return m.TableSummary(table.id, host.name if host else "nobody", table.rules, len(table.open_seats),
-                              sum(1 for s in table.seats if s.computer is not None), table.status is Status.PLAYING)
+    def _people_here(self) -> list[str]:
+        return [c.player.name for c in self._by_player.values() if c.player is not None]
 
     def _create(self, player: Player, asked: m.CreateTable) -> Table:
         hosting = [t for t in self.store.tables_of(player.id) if t.host == player.id and t.status is Status.OPEN]

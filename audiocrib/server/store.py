@@ -36,7 +36,7 @@ import sqlite3
 import threading
 import time
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -76,6 +76,8 @@ class Store:
         self._playing: dict[int, int] = {}  # playing table -> its log's length, as this store last wrote it
         self.commits = 0
         """Write transactions committed through this store (each in the log when counted)."""
+        self.on_table: Callable[[int], None] | None = None
+        """Told the id of each table made or changed (seats, start, end), once written: the lobby's summary."""
         self.later = later and self._path != ":memory:"
         """True when a commit is on disk only after `sync` (the server's store); False when each is at once (or,
         in memory, never)."""
@@ -215,7 +217,12 @@ class Store:
                 self._write_seat(cursor.lastrowid, index, seat, new=True)
         table = self.table(cursor.lastrowid)
         assert table is not None
+        self._changed(table.id)
         return table
+
+    def _changed(self, table: int) -> None:
+        if self.on_table is not None:
+            self.on_table(table)
 
     def _free_code(self) -> str:
         for _ in range(100):
@@ -242,6 +249,7 @@ class Store:
             if not 0 <= index < Rules.from_json(json.loads(found["rules"])).players:
                 raise StoreError(f"Table {table} has no seat {index + 1}.")
             self._write_seat(table, index, seat)
+        self._changed(table)
         updated = self.table(table)
         assert updated is not None
         return updated
@@ -260,6 +268,7 @@ class Store:
             if seat is None or seat[0] is None:
                 raise StoreError("Only a person's seat can be kept by a computer player.")
             self._db.execute("UPDATE seats SET stand_in = ? WHERE table_id = ? AND seat = ?", (level, table, index))
+        self._changed(table)
         updated = self.table(table)
         assert updated is not None
         return updated
@@ -339,6 +348,7 @@ class Store:
             self._table_row(table)
             self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
         self._playing.pop(table, None)
+        self._changed(table)
 
     # ----------------------------------------------------------------- clocks
     def clocks(self, table: int) -> str | None:
@@ -375,6 +385,7 @@ class Store:
             self._db.execute("UPDATE tables SET status = 'playing' WHERE id = ?", (table,))
             self._insert(table, 0, game.events)
         self._wrote(table, 0, game.events)
+        self._changed(table)
         return game
 
     def append(self, table: int, first_index: int, events: Iterable[Event]) -> None:
@@ -399,6 +410,7 @@ class Store:
         still refuses a gap if another connection wrote meanwhile)."""
         if any(isinstance(e, MatchWon) for e in events):
             self._playing.pop(table, None)
+            self._changed(table)  # over: out of the lobby
         else:
             self._playing[table] = first_index + len(events)
 
