@@ -28,6 +28,7 @@ from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
+from audiocrib.server.accounts import SIGNED_OUT, Accounts
 from audiocrib.server.gate import counted_as
 from audiocrib.server.limits import Limits, TokenBucket
 from audiocrib.server.outbox import Mailbox, Outbox
@@ -58,10 +59,12 @@ class _Address:
     messages: TokenBucket
     connects: TokenBucket
     wrong_passwords: TokenBucket
+    sign_ins: TokenBucket
     open: int = 0
 
     def idle(self) -> bool:
-        return self.open == 0 and self.messages.full and self.connects.full and self.wrong_passwords.full
+        return (self.open == 0 and self.messages.full and self.connects.full and self.wrong_passwords.full
+                and self.sign_ins.full)
 
 
 @dataclass(eq=False, slots=True)
@@ -100,6 +103,7 @@ class Server:
         self._by_player: dict[int, _Connection] = {}
         self._closing: set[asyncio.Task[bool]] = set()
         self.outbox = Outbox(store, _store_failed)
+        self.accounts = Accounts(store, self.limits)
         self.tables = Tables(store, self.limits, self._send_out, lambda player: player in self._by_player,
                              self._after_sent)
 
@@ -113,7 +117,8 @@ class Server:
             lim = self.limits
             found = _Address(TokenBucket(lim.address_rate, lim.address_burst),
                              TokenBucket(lim.connects_rate, lim.connects_burst),
-                             TokenBucket(lim.wrong_passwords_rate, lim.wrong_passwords_burst))
+                             TokenBucket(lim.wrong_passwords_rate, lim.wrong_passwords_burst),
+                             TokenBucket(lim.sign_ins_rate, lim.sign_ins_burst))
             self._addresses[remote] = found
         return found
 
@@ -192,6 +197,8 @@ class Server:
             message = m.decode_from_client(frame.data)
             if isinstance(message, (*PLAY_MESSAGES, m.Chat)):
                 answers = await self._at_table(connection, message)
+            elif isinstance(message, m.ACCOUNT_MESSAGES):
+                answers = await self._account(connection, message)
             else:
                 answers = self._answer(connection, message)
         except (ProtocolError, StoreError) as error:
@@ -243,10 +250,7 @@ class Server:
     def _answer(self, connection: _Connection, message: m.Message) -> Answers:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
         if isinstance(message, m.Hello):
-            welcome = self._hello(connection, message)
-            out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
-            connection.table = at if at is not None else connection.table
-            return [(None, welcome), *out]
+            return self._welcome_back(connection, self._hello(connection, message))
         if connection.player is None:
             raise ProtocolError(HELLO_FIRST)
         player = connection.player
@@ -282,8 +286,43 @@ class Server:
             return [(None, self._table_state(connection.table, player))]
         raise ProtocolError("That type of message is not part of the protocol.")  # pragma: no cover
 
+    def _welcome_back(self, connection: _Connection, welcome: m.Message) -> Answers:
+        """The welcome, then the catch-up of the tables the player sits at."""
+        out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
+        connection.table = at if at is not None else connection.table
+        return [(None, welcome), *out]
+
+    async def _account(self, connection: _Connection, message: m.Message) -> Answers:
+        """Signing in with a name's password, and the account's messages (`audiocrib.server.accounts`)."""
+        accounts, tries = self.accounts, connection.address.sign_ins
+        if isinstance(message, m.SignIn):
+            self._hello_checks(connection, message)
+            player, token = await accounts.sign_in(tries, message)
+            if connection.player is not None:  # pragma: no cover - a connection's messages are answered in turn
+                raise ProtocolError("You have said hello already on this connection.")
+            return self._welcome_back(connection, self._welcome(connection, player, token))
+        if connection.player is None:
+            raise ProtocolError(HELLO_FIRST)
+        player = connection.player
+        if isinstance(message, m.SetPassword):
+            return [(None, await accounts.set_password(tries, player, message))]
+        if isinstance(message, m.SignOutEverywhere):
+            state = accounts.sign_out_everywhere(player)
+            connection.token = state.token
+            for other in [c for c in self._connections if c is not connection and c.player == player]:
+                self._close_later(other, SIGNED_OUT)
+            return [(None, state)]
+        return [(None, accounts.state(player))]
+
+    def _close_later(self, connection: _Connection, reason: str) -> None:
+        task = asyncio.get_running_loop().create_task(connection.socket.close(
+            code=WSCloseCode.POLICY_VIOLATION, message=reason.encode("ascii")))
+        self._closing.add(task)  # kept until done: the loop holds only a weak reference to a task
+        task.add_done_callback(self._closing.discard)
+
     # ----------------------------------------------------------------- hello
-    def _hello(self, connection: _Connection, hello: m.Hello) -> m.Message:
+    def _hello_checks(self, connection: _Connection, hello: m.Hello) -> None:
+        """Refuse a second hello, another protocol version, or a missing or wrong server password."""
         if connection.player is not None:
             raise ProtocolError("You have said hello already on this connection.")
         if hello.version != m.PROTOCOL_VERSION:
@@ -292,6 +331,9 @@ class Server:
         if self.password is not None and not self._password_ok(connection, hello.password):
             raise ProtocolError("That is not this server's password." if hello.password else
                                 "This server has a password; ask whoever runs it.")
+
+    def _hello(self, connection: _Connection, hello: m.Hello) -> m.Message:
+        self._hello_checks(connection, hello)
         if hello.token is not None:
             player = self.store.player_by_token(hello.token)
             if player is None:
@@ -299,12 +341,13 @@ class Server:
             token = hello.token
         else:
             player, token = self.store.add_player(hello.name)
+        return self._welcome(connection, player, token)
+
+    def _welcome(self, connection: _Connection, player: Player, token: str) -> m.Message:
+        """Make this connection the player's (closing the one they had before, if any)."""
         earlier = self._by_player.get(player.id)
         if earlier is not None:  # the player is back on a new connection (the old one may be dead): that one goes
-            task = asyncio.get_running_loop().create_task(earlier.socket.close(
-                code=WSCloseCode.POLICY_VIOLATION, message=b"You connected again from elsewhere."))
-            self._closing.add(task)  # kept until done: the loop holds only a weak reference to a task
-            task.add_done_callback(self._closing.discard)
+            self._close_later(earlier, "You connected again from elsewhere.")
         self._by_player[player.id] = connection
         connection.player, connection.token = player, token
         return m.Welcome(player.name, token, m.PROTOCOL_VERSION)
@@ -391,6 +434,7 @@ class Server:
         """Stop the computer players, send what is held, and close every connection, saying the server is
         stopping (on shutdown)."""
         self.tables.close()
+        self.accounts.close()
         self.outbox.flush()
         await asyncio.gather(*(c.box.writer for c in list(self._connections) if c.box.writer is not None),
                              return_exceptions=True)

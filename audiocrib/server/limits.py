@@ -95,3 +95,12 @@ class Limits:
     files_reserve: int = 100
     """Open files kept back from the sockets for the store, the logs and the players already in: new sockets are
     refused once the open-file limit less this many are open (`audiocrib.server.gate.open_files`)."""
+    sign_ins_rate: float = 0.2
+    """Password hashes a second one address may cost the server (signing in, setting or changing a password: each
+    is an Argon2id hash, tens of milliseconds of CPU), on average..."""
+    sign_ins_burst: int = 10
+    """...and at once."""
+    name_sign_ins_rate: float = 1 / 30
+    """Password tries a second for one name, from any address (one every thirty seconds), on average..."""
+    name_sign_ins_burst: int = 5
+    """...and at once: guessing a name's password from many addresses is as slow as from one."""
