@@ -24,17 +24,12 @@ from contextlib import AbstractContextManager
 
 from audiocrib.server.records import Player, StoreError, name_key, new_token, token_hash
 
-__all__ = ["MAX_TOKENS", "AccountStore", "protected_name"]
+__all__ = ["MAX_TOKENS", "AccountStore"]
 
 MAX_TOKENS = 50
 """Tokens one player may hold at once (computers and browsers signed in); signing in on one more forgets the oldest,
 so a stolen password cannot fill the store."""
 
-
-
-def protected_name(name: str) -> str:
-    """What a player hears who asks for a name protected by a password without it."""
-    return f"The name {name} is protected by a password; sign in with it, or choose another name."
 
 
 class AccountStore:

@@ -10,17 +10,15 @@ from anywhere (`Limits.name_sign_ins_rate`), so guessing from many addresses is 
 from __future__ import annotations
 
 from audiocrib.online import messages as m
+from audiocrib.online.accounts import SIGNED_OUT, password_problem, wrong_for
 from audiocrib.online.fields import ProtocolError
 from audiocrib.server.limits import Limits, TokenBucket
-from audiocrib.server.passwords import Passwords, PasswordsBusy, password_problem
+from audiocrib.server.passwords import Passwords, PasswordsBusy
 from audiocrib.server.records import Player, name_key
 from audiocrib.server.store import Store
 
-__all__ = ["SIGNED_OUT", "Accounts"]
+__all__ = ["ADDRESS_TOO_MANY", "SIGNED_OUT", "WRONG_OLD", "Accounts"]
 
-SIGNED_OUT = "You signed out everywhere from another computer or browser; sign in again with your password."
-"""The reason the other connections of a player who signs out everywhere are closed with (a WebSocket close reason:
-at most 123 bytes)."""
 ADDRESS_TOO_MANY = "Too many password tries from your address; wait a minute before the next."
 WRONG_OLD = "That is not your password; give the one your name has now."
 
@@ -72,7 +70,7 @@ class Accounts:
             raise ProtocolError(ADDRESS_TOO_MANY)
         self._name_try(player.name)
         if not await self._check(hashed, asked.name_password):
-            raise ProtocolError(f"That is not the password of the name {player.name}.")
+            raise ProtocolError(wrong_for(player.name))
         if self.passwords.needs_rehash(hashed):  # made with older parameters: made again with today's
             self.store.set_password_hash(player.id, await self._make(asked.name_password))
         return player, self.store.add_token(player.id)

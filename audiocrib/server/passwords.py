@@ -23,12 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from audiocrib.engine.numbers import number_words
-from audiocrib.engine.text import printable
+__all__ = ["BUSY", "WAITING", "WORKERS", "Passwords", "PasswordsBusy"]
 
-__all__ = ["BUSY", "LONGEST", "SHORTEST", "WAITING", "WORKERS", "Passwords", "PasswordsBusy", "password_problem"]
-
-SHORTEST, LONGEST = 8, 128
 WORKERS = 2
 """Hashes made or checked at once."""
 WAITING = 32
@@ -38,14 +34,6 @@ BUSY = "The server is busy signing other players in; try again in a few seconds.
 
 class PasswordsBusy(Exception):
     """Too many hashes are waiting already; the message is `BUSY`."""
-
-
-def password_problem(password: str) -> str | None:
-    """Why ``password`` cannot protect a name (one sentence), or None if it can."""
-    if not SHORTEST <= len(password) <= LONGEST or not all(printable(c) for c in password):
-        return (f"A password must be from {number_words(SHORTEST)} to {number_words(LONGEST)} printable characters;"
-                " spaces are fine.")
-    return None
 
 
 class Passwords:

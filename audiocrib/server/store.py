@@ -46,7 +46,8 @@ from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.saving import save_value
 from audiocrib.engine.text import own_word
-from audiocrib.server.account_store import AccountStore, protected_name
+from audiocrib.online.accounts import protected_name
+from audiocrib.server.account_store import AccountStore
 from audiocrib.server.records import (
     Player,
     Seat,
