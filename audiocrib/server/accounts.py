@@ -75,6 +75,14 @@ class Accounts:
             self.store.set_password_hash(player.id, await self._make(asked.name_password))
         return player, self.store.add_token(player.id)
 
+    async def answer(self, tries: TokenBucket, player: Player, message: m.Message) -> m.AccountState:
+        """The answer to `AskAccount`, `SetPassword` or `SignOutEverywhere` (``tries``: the address's bucket)."""
+        if isinstance(message, m.SetPassword):
+            return await self.set_password(tries, player, message)
+        if isinstance(message, m.SignOutEverywhere):
+            return self.sign_out_everywhere(player)
+        return self.state(player)
+
     def state(self, player: Player, token: str | None = None, sentence: str | None = None) -> m.AccountState:
         """The player's account as `AccountState` tells it."""
         return m.AccountState(player.name, self.store.password_hash(player.id) is not None, token, sentence)

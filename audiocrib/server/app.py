@@ -294,25 +294,18 @@ class Server:
 
     async def _account(self, connection: _Connection, message: m.Message) -> Answers:
         """Signing in with a name's password, and the account's messages (`audiocrib.server.accounts`)."""
-        accounts, tries = self.accounts, connection.address.sign_ins
         if isinstance(message, m.SignIn):
             self._hello_checks(connection, message)
-            player, token = await accounts.sign_in(tries, message)
-            if connection.player is not None:  # pragma: no cover - a connection's messages are answered in turn
-                raise ProtocolError("You have said hello already on this connection.")
+            player, token = await self.accounts.sign_in(connection.address.sign_ins, message)
             return self._welcome_back(connection, self._welcome(connection, player, token))
         if connection.player is None:
             raise ProtocolError(HELLO_FIRST)
-        player = connection.player
-        if isinstance(message, m.SetPassword):
-            return [(None, await accounts.set_password(tries, player, message))]
-        if isinstance(message, m.SignOutEverywhere):
-            state = accounts.sign_out_everywhere(player)
+        state = await self.accounts.answer(connection.address.sign_ins, connection.player, message)
+        if state.token is not None:  # signed out everywhere: this connection has the new token, the others go
             connection.token = state.token
-            for other in [c for c in self._connections if c is not connection and c.player == player]:
+            for other in [c for c in self._connections if c is not connection and c.player == connection.player]:
                 self._close_later(other, SIGNED_OUT)
-            return [(None, state)]
-        return [(None, accounts.state(player))]
+        return [(None, state)]
 
     def _close_later(self, connection: _Connection, reason: str) -> None:
         task = asyncio.get_running_loop().create_task(connection.socket.close(
