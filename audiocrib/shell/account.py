@@ -8,6 +8,7 @@ one, never spoken or printed back. The server says every sentence of the outcome
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from audiocrib.online import messages as m
@@ -75,11 +76,11 @@ class AccountScreens(TypedLines):
                 self._say_lobby_item()
                 return
         else:
-            self.account_open = state
             if sentence or state.sentence:
                 self.say(sentence or state.sentence or "")
             if state.token is not None:
                 self._account_keep_token(state.token)
+            self.account_open = dataclasses.replace(state, token=None, sentence=None)  # said and kept: once only
         assert self.account_open is not None
         how = "is protected by a password" if self.account_open.protected else "has no password"
         self.menu_index = 0
