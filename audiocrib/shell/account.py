@@ -106,7 +106,11 @@ class AccountScreens(TypedLines):
             self.say("Your new token could not be kept; you will sign in with your password next time.")
 
     def _account_choose(self, item: str) -> None:
+        """The lobby's account item (opens the screen), or an item of the screen."""
         client = self.client
+        if item == ACCOUNT_ITEM and self.account_open is None:
+            self._account_open_screen()
+            return
         if client is None or item == BACK:
             self._account_close()
             return

@@ -294,10 +294,8 @@ class OnlineScreens(AccountScreens):
             return
         if self.mode is Mode.CREATE:
             self._create_choose(item)
-        elif self.mode is Mode.LOBBY and self.account_open is not None:
+        elif self.mode is Mode.LOBBY and (self.account_open is not None or item == ACCOUNT_ITEM):
             self._account_choose(item)
-        elif item == ACCOUNT_ITEM:
-            self._account_open_screen()
         elif item == "create a table":
             self.online_people = min(self.online_people, self.setup.rules().players)
             self.mode, self.menu_index = Mode.CREATE, 0
