@@ -28,6 +28,7 @@ from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
+from audiocrib.server.accounts import SIGNED_OUT, Accounts
 from audiocrib.server.gate import counted_as
 from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
 from audiocrib.server.lobby import Board
@@ -64,12 +65,13 @@ class _Address:
     wrong_passwords: TokenBucket
     names: TokenBucket
     tables: TokenBucket
+    sign_ins: TokenBucket
     open: int = 0
     connections: set[_Connection] = field(default_factory=set)
 
     def idle(self) -> bool:
         return self.open == 0 and all(b.full for b in (self.messages, self.connects, self.wrong_passwords,
-                                                         self.names, self.tables))
+                                                         self.names, self.tables, self.sign_ins))
 
     def heaviest(self) -> _Connection | None:
         """The connection from here that sent the most lately and is not being closed already."""
@@ -120,6 +122,7 @@ class Server:
         self.local_only = False
         """True when only this computer can reach the server (it listens on loopback with no proxy in front):
         then there are no strangers, and new names and tables are not limited per hour."""
+        self.accounts = Accounts(store, self.limits)
         self.tables = Tables(store, self.limits, self._send_out, lambda player: player in self._by_player,
                              self._after_sent)
 
@@ -134,7 +137,8 @@ class Server:
             found = _Address(TokenBucket(lim.address_rate, lim.address_burst),
                              TokenBucket(lim.connects_rate, lim.connects_burst),
                              TokenBucket(lim.wrong_passwords_rate, lim.wrong_passwords_burst),
-                             per_hour(lim.new_names_per_hour), per_hour(lim.new_tables_per_hour))
+                             per_hour(lim.new_names_per_hour), per_hour(lim.new_tables_per_hour),
+                             TokenBucket(lim.sign_ins_rate, lim.sign_ins_burst))
             self._addresses[remote] = found
         return found
 
@@ -223,6 +227,8 @@ class Server:
             message = m.decode_from_client(frame.data)
             if isinstance(message, (*PLAY_MESSAGES, m.Chat)):
                 answers = await self._at_table(connection, message)
+            elif isinstance(message, m.ACCOUNT_MESSAGES):
+                answers = await self._account(connection, message)
             else:
                 answers = self._answer(connection, message)
         except (ProtocolError, StoreError) as error:
@@ -254,13 +260,7 @@ class Server:
     def _cut(self, connection: _Connection) -> None:
         """Close ``connection``, the one that sent most from an address over its limit."""
         connection.cut = True
-        self._close_later(connection, ADDRESS_TOO_FAST.encode("ascii"))
-
-    def _close_later(self, connection: _Connection, reason: bytes) -> None:
-        task = asyncio.get_running_loop().create_task(connection.socket.close(
-            code=WSCloseCode.POLICY_VIOLATION, message=reason))
-        self._closing.add(task)  # kept until done: the loop holds only a weak reference to a task
-        task.add_done_callback(self._closing.discard)
+        self._close_later(connection, ADDRESS_TOO_FAST)
 
     def _after_sent(self, player: int, then: Callable[[], None]) -> None:
         target = self._by_player.get(player)
@@ -285,10 +285,7 @@ class Server:
     def _answer(self, connection: _Connection, message: m.Message) -> Answers:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
         if isinstance(message, m.Hello):
-            welcome = self._hello(connection, message)
-            out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
-            connection.table = at if at is not None else connection.table
-            return [(None, welcome), *out]
+            return self._welcome_back(connection, self._hello(connection, message))
         if connection.player is None:
             raise ProtocolError(HELLO_FIRST)
         player = connection.player
@@ -326,8 +323,36 @@ class Server:
             return [(None, self._table_state(connection.table, player))]
         raise ProtocolError("That type of message is not part of the protocol.")  # pragma: no cover
 
+    def _welcome_back(self, connection: _Connection, welcome: m.Message) -> Answers:
+        """The welcome, then the catch-up of the tables the player sits at."""
+        out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
+        connection.table = at if at is not None else connection.table
+        return [(None, welcome), *out]
+
+    async def _account(self, connection: _Connection, message: m.Message) -> Answers:
+        """Signing in with a name's password, and the account's messages (`audiocrib.server.accounts`)."""
+        if isinstance(message, m.SignIn):
+            self._hello_checks(connection, message)
+            player, token = await self.accounts.sign_in(connection.address.sign_ins, message)
+            return self._welcome_back(connection, self._welcome(connection, player, token))
+        if connection.player is None:
+            raise ProtocolError(HELLO_FIRST)
+        state = await self.accounts.answer(connection.address.sign_ins, connection.player, message)
+        if state.token is not None:  # signed out everywhere: this connection has the new token, the others go
+            connection.token = state.token
+            for other in [c for c in self._connections if c is not connection and c.player == connection.player]:
+                self._close_later(other, SIGNED_OUT)
+        return [(None, state)]
+
+    def _close_later(self, connection: _Connection, reason: str) -> None:
+        task = asyncio.get_running_loop().create_task(connection.socket.close(
+            code=WSCloseCode.POLICY_VIOLATION, message=reason.encode("ascii")))
+        self._closing.add(task)  # kept until done: the loop holds only a weak reference to a task
+        task.add_done_callback(self._closing.discard)
+
     # ----------------------------------------------------------------- hello
-    def _hello(self, connection: _Connection, hello: m.Hello) -> m.Message:
+    def _hello_checks(self, connection: _Connection, hello: m.Hello) -> None:
+        """Refuse a second hello, another protocol version, or a missing or wrong server password."""
         if connection.player is not None:
             raise ProtocolError("You have said hello already on this connection.")
         if hello.version != m.PROTOCOL_VERSION:
@@ -336,6 +361,9 @@ class Server:
         if self.password is not None and not self._password_ok(connection, hello.password):
             raise ProtocolError("That is not this server's password." if hello.password else
                                 "This server has a password; ask whoever runs it.")
+
+    def _hello(self, connection: _Connection, hello: m.Hello) -> m.Message:
+        self._hello_checks(connection, hello)
         if hello.token is not None:
             player = self.store.player_by_token(hello.token)
             if player is None:
@@ -345,9 +373,13 @@ class Server:
             if not self.local_only and not connection.address.names.take():
                 raise ProtocolError(TOO_MANY_NAMES)
             player, token = self.store.add_player(hello.name)
+        return self._welcome(connection, player, token)
+
+    def _welcome(self, connection: _Connection, player: Player, token: str) -> m.Message:
+        """Make this connection the player's (closing the one they had before, if any)."""
         earlier = self._by_player.get(player.id)
         if earlier is not None:  # the player is back on a new connection (the old one may be dead): that one goes
-            self._close_later(earlier, b"You connected again from elsewhere.")
+            self._close_later(earlier, "You connected again from elsewhere.")
         self._by_player[player.id] = connection
         connection.player, connection.token = player, token
         self.board.people_changed()
@@ -431,6 +463,7 @@ class Server:
         """Stop the computer players, send what is held, and close every connection, saying the server is
         stopping (on shutdown)."""
         self.tables.close()
+        self.accounts.close()
         self.outbox.flush()
         await asyncio.gather(*(c.box.writer for c in list(self._connections) if c.box.writer is not None),
                              return_exceptions=True)

@@ -141,3 +141,12 @@ class Limits:
     heaviest_seconds: float = 5.0
     """How quickly a connection's count of messages sent lately forgets (its half-life is this many seconds
     times ln 2): when an address sends over its limit, the connection that sent most lately is the one closed."""
+    sign_ins_rate: float = 0.2
+    """Password hashes a second one address may cost the server (signing in, setting or changing a password: each
+    is an Argon2id hash, tens of milliseconds of CPU), on average..."""
+    sign_ins_burst: int = 10
+    """...and at once."""
+    name_sign_ins_rate: float = 1 / 30
+    """Password tries a second for one name, from any address (one every thirty seconds), on average..."""
+    name_sign_ins_burst: int = 5
+    """...and at once: guessing a name's password from many addresses is as slow as from one."""

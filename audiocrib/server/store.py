@@ -10,7 +10,8 @@ anyone survives a kill or a power cut. Each game is kept as its header (rules, n
 events, one row each, in order; a game is rebuilt by the engine's own loading, which plays the moves again from
 the seed and refuses a log that does not follow (`audiocrib.engine.errors.SaveError`).
 
-Secrets: a player's token is kept only as its SHA-256; a game's seed is kept in its table's row and leaves the
+Secrets: a player's tokens are kept only as their SHA-256, a password only as its Argon2id hash
+(`audiocrib.server.account_store`); a game's seed is kept in its table's row and leaves the
 store only inside the `Game` that `start` and `game` rebuild.
 
 One `Store` holds one connection, for one thread (the server's event loop); only `sync` and `checkpointer` may
@@ -45,6 +46,8 @@ from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.saving import save_value
 from audiocrib.engine.text import own_word
+from audiocrib.online.accounts import protected_name
+from audiocrib.server.account_store import AccountStore
 from audiocrib.server.records import (
     Player,
     Seat,
@@ -64,7 +67,7 @@ __all__ = ["SCHEMA_VERSION", "Player", "Seat", "Status", "Store", "StoreError", 
 _TABLE_COLUMNS = "id, code, host, public, rules, auto_go, status, move_limit"
 
 
-class Store:
+class Store(AccountStore):
     """The server's SQLite file at ``path`` (created with its folder if new; ":memory:" for a store that
     vanishes). Refuses a file of another schema version with a `StoreError`."""
 
@@ -169,13 +172,17 @@ class Store:
         token = new_token()
         digest = token_hash(token)
         with self._writing():
-            if self._db.execute("SELECT 1 FROM players WHERE name_key = ?", (key,)).fetchone():
+            taken = self._db.execute("SELECT password_hash FROM players WHERE name_key = ?", (key,)).fetchone()
+            if taken and taken[0] is not None:
+                raise StoreError(protected_name(name))
+            if taken:
                 raise StoreError(f"The name {name} is taken on this server; choose another.")
             cursor = self._db.execute(
                 "INSERT INTO players (name, name_key, token_hash, created) VALUES (?, ?, ?, ?)",
                 (_nfc(name), key, digest, time.time()),
             )
-        assert cursor.lastrowid is not None
+            assert cursor.lastrowid is not None
+            self._keep_token(cursor.lastrowid, token)
         return Player(cursor.lastrowid, _nfc(name)), token
 
     def player(self, player_id: int) -> Player | None:
@@ -183,14 +190,6 @@ class Store:
         if not _is_id(player_id):
             return None
         row = self._db.execute("SELECT id, name FROM players WHERE id = ?", (player_id,)).fetchone()
-        return Player(*row) if row else None
-
-    def player_by_token(self, token: str) -> Player | None:
-        """The player this token was given to, or None for any other text (wrong, empty, huge, not ASCII)."""
-        digest = token_hash(token)
-        if digest is None:
-            return None
-        row = self._db.execute("SELECT id, name FROM players WHERE token_hash = ?", (digest,)).fetchone()
         return Player(*row) if row else None
 
     # ----------------------------------------------------------------- tables

@@ -14,11 +14,11 @@ from audiocrib.engine.game import Phase
 from audiocrib.online import messages as m
 from audiocrib.online.fields import NAME, ProtocolError
 from audiocrib.online.sayings import chat_line, lobby_people, table_line, who_is_here
+from audiocrib.shell.account import ACCOUNT_ITEM, AccountScreens
 from audiocrib.shell.keys import CREATE_ITEMS, MOVE_LIMITS, Mode
 from audiocrib.shell.lineedit import LineEdit
 from audiocrib.shell.servers import load_book, save_book
 from audiocrib.shell.table import Heard
-from audiocrib.shell.typedline import TypedLines
 
 __all__ = ["OnlineScreens"]
 
@@ -27,7 +27,7 @@ LOBBY_IS_FIRST = "This is the lobby, the first screen here; Settings and Quit ar
 UNKNOWN_TOKEN = "This server does not know your token; connect without one to choose a name."
 
 
-class OnlineScreens(TypedLines):
+class OnlineScreens(AccountScreens):
     """The online screens and the chat and who keys."""
 
     # ----------------------------------------------------------------- address, name, connecting
@@ -93,7 +93,7 @@ class OnlineScreens(TypedLines):
         self.book.name = name
         self._connect()
 
-    def _connect(self, password: str | None = None, fresh: bool = False) -> None:
+    def _connect(self, password: str | None = None, fresh: bool = False, name_password: str | None = None) -> None:
         self._close_online()
         address: Address = self.address
         kept = None if fresh else self.book.token_for(address.url)
@@ -101,6 +101,7 @@ class OnlineScreens(TypedLines):
         if password is not None:
             self.password = password  # kept for this run, for a reconnection under another name
         self.client = OnlineClient(address.url, self.book.name, token, self.password, ssl_context=self.online_ssl)
+        self.client.name_password = name_password
         self.mode = Mode.CONNECTING
         self.say(f"Connecting to {address.said}, as {self.book.name}. Escape stops.")
         self.client.start()
@@ -190,6 +191,8 @@ class OnlineScreens(TypedLines):
             self._to_lobby()
 
     def _refused(self, sentence: str) -> None:
+        if self._account_refused(sentence) or self._account_signed_out(sentence):
+            return
         if sentence == UNKNOWN_TOKEN:
             self.book.forget(self.address.url)
             self._connect(fresh=True)
@@ -208,6 +211,7 @@ class OnlineScreens(TypedLines):
         client = self.client
         if client is None:
             return
+        self.account_open = None
         answer = client.ask_lobby()
         if isinstance(answer, str):
             self.say(answer)
@@ -225,14 +229,16 @@ class OnlineScreens(TypedLines):
 
     def _online_items(self) -> tuple[str, ...]:
         """The items of the lobby, the new table's menu or the waiting room."""
+        if self.mode is Mode.LOBBY and self.account_open is not None:
+            return self._account_items()
         if self.mode is Mode.LOBBY:
             lobby = self.client.lobby if self.client is not None else None
             tables = tuple(f"table {t.number}" for t in (lobby.tables if lobby else ()))
             if self.online_only:  # a browser's first screen: its settings and quit are here, its server is fixed
                 return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
-                        "change your name", "settings", "quit")
+                        ACCOUNT_ITEM, "change your name", "settings", "quit")
             return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
-                    "change server or name", "back to the main menu")
+                    ACCOUNT_ITEM, "change server or name", "back to the main menu")
         if self.mode is Mode.CREATE:
             return CREATE_ITEMS
         host = self.client is not None and self.client.state is not None and \
@@ -288,6 +294,8 @@ class OnlineScreens(TypedLines):
             return
         if self.mode is Mode.CREATE:
             self._create_choose(item)
+        elif self.mode is Mode.LOBBY and (self.account_open is not None or item == ACCOUNT_ITEM):
+            self._account_choose(item)
         elif item == "create a table":
             self.online_people = min(self.online_people, self.setup.rules().players)
             self.mode, self.menu_index = Mode.CREATE, 0
@@ -363,7 +371,9 @@ class OnlineScreens(TypedLines):
         self._seated(answer)
 
     def _online_escape(self, key: str) -> None:
-        if self.mode is Mode.LOBBY and self.online_only:
+        if self.mode is Mode.LOBBY and self.account_open is not None:
+            self._account_close()
+        elif self.mode is Mode.LOBBY and self.online_only:
             self.say(LOBBY_IS_FIRST)
         elif self.mode is Mode.LOBBY:
             self._back_to_main()
