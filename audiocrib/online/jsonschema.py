@@ -1,0 +1,226 @@
+"""A JSON Schema (draft 2020-12) of every message of the protocol, made from the code's own declarations.
+
+The messages' fields are walked through the `Field` each declares (`audiocrib.online.fields`); what they carry from
+the game (rules, moves, events, scores, a seat's view) through the engine's frozen records and their type hints,
+which the engine's own codecs read and write by (`audiocrib.engine.codec`, `audiocrib.engine.viewcodec`). So the
+schema cannot drift from the code: `tests/test_protocol_schema.py` checks that ``docs/protocol.schema.json`` is
+what this module makes now, and checks every message of the server's tests against it.
+
+Regenerate the shipped file with ``python -m audiocrib.online.jsonschema > docs/protocol.schema.json``.
+
+What a schema cannot say is said in the descriptions: text is trimmed of spaces before its length is checked,
+names allow letters of any script, and the engine checks more than types (a legal move, rules that go together).
+
+>>> schema = protocol_schema()
+>>> sorted(schema["$defs"]["hello"]["required"])
+['name', 'password', 'token', 'type', 'version']
+>>> schema["$defs"]["card"]["pattern"]
+'^(A|[2-9]|T|J|Q|K)[CDHS]$'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import sys
+import types
+import typing
+from typing import Any
+
+from audiocrib.engine.actions import ACTION_TYPES
+from audiocrib.engine.cards import Card, Rank, Suit
+from audiocrib.engine.events import EVENT_TYPES, Event
+from audiocrib.engine.rules import Rules
+from audiocrib.engine.scoring import Score, ScoreItem
+from audiocrib.engine.views import PlayerView
+from audiocrib.online import messages as m
+from audiocrib.online.fields import (
+    ActionField,
+    Choice,
+    EventField,
+    Field,
+    Flag,
+    Many,
+    Maybe,
+    Number,
+    Record,
+    RulesField,
+    Text,
+    ViewField,
+)
+
+__all__ = ["SCHEMA_ID", "protocol_schema"]
+
+SCHEMA_ID = "https://audiocrib.example/protocol.schema.json"
+_RECORDS: dict[type, str] = {Rules: "rules", Score: "score", ScoreItem: "score_item", PlayerView: "view"}
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The whole schema: ``client_message`` and ``server_message`` (each one of the messages that side sends), and
+    every message, move, event and record under ``$defs`` by its name."""
+    maker = _Maker()
+    client = [maker.message(cls) for cls in m.CLIENT_MESSAGES.values()]
+    server = [maker.message(cls) for cls in m.SERVER_MESSAGES.values()]
+    maker.defs["client_message"] = {"description": "A message a client sends.", "oneOf": _refs(client)}
+    maker.defs["server_message"] = {"description": "A message the server sends.", "oneOf": _refs(server)}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": f"The audiocrib protocol, version {m.PROTOCOL_VERSION}",
+        "description": "One JSON object a WebSocket text frame; see docs/protocol.md.",
+        "oneOf": [{"$ref": "#/$defs/client_message"}, {"$ref": "#/$defs/server_message"}],
+        "$defs": dict(sorted(maker.defs.items())),
+    }
+
+
+def _refs(names: list[str]) -> list[dict[str, str]]:
+    return [{"$ref": f"#/$defs/{name}"} for name in names]
+
+
+def _doc(cls: type) -> str:
+    return " ".join((cls.__doc__ or "").split())
+
+
+class _Maker:
+    """Builds the ``$defs`` as it meets each kind of value."""
+
+    def __init__(self) -> None:
+        self.defs: dict[str, dict[str, Any]] = {}
+
+    # ------------------------------------------------------------------ messages and their declared fields
+    def message(self, cls: type[m.Message]) -> str:
+        properties: dict[str, Any] = {"type": {"const": cls.type}}
+        required = ["type"]
+        for f in dataclasses.fields(cls):
+            properties[f.name] = self.field(f.metadata["field"])
+            if not f.metadata.get("optional"):
+                required.append(f.name)
+        self.defs[cls.type] = {"description": _doc(cls), "type": "object", "properties": properties,
+                               "required": required, "additionalProperties": False}
+        return cls.type
+
+    def field(self, field: Field) -> dict[str, Any]:
+        if isinstance(field, Text):
+            text: dict[str, Any] = {"type": "string", "minLength": field.low, "maxLength": field.high,
+                                    "description": f"{field.what}" + (", trimmed of spaces at both ends" if
+                                                                      field.trim else "")}
+            return text
+        if isinstance(field, Number):
+            return {"type": "integer", "minimum": field.low, "maximum": field.high}
+        if isinstance(field, Flag):
+            return {"type": "boolean"}
+        if isinstance(field, Choice):
+            return {"enum": list(field.words)}
+        if isinstance(field, Maybe):
+            return {"anyOf": [self.field(field.inner), {"type": "null"}]}
+        if isinstance(field, Many):
+            return {"type": "array", "items": self.field(field.inner), "maxItems": field.most}
+        if isinstance(field, Record):
+            return self.record_fields(field.cls)
+        if isinstance(field, RulesField):
+            return self.hinted(Rules)
+        if isinstance(field, ActionField):
+            return self.moves()
+        if isinstance(field, EventField):
+            return self.events()
+        if isinstance(field, ViewField):
+            return self.hinted(PlayerView)
+        raise TypeError(f"no schema for the field {field!r}")  # pragma: no cover - every kind is above
+
+    def record_fields(self, cls: type) -> dict[str, Any]:
+        """A nested record of the protocol (its fields declared like a message's)."""
+        name = cls.__name__.lower()
+        if name not in self.defs:
+            properties = {f.name: self.field(f.metadata["field"]) for f in dataclasses.fields(cls)}
+            self.defs[name] = {"description": _doc(cls), "type": "object", "properties": properties,
+                               "required": list(properties), "additionalProperties": False}
+        return {"$ref": f"#/$defs/{name}"}
+
+    # ------------------------------------------------------------------ the game's records, by their type hints
+    def moves(self) -> dict[str, Any]:
+        if "action" not in self.defs:
+            self.defs["action"] = {"description": "A move: its kind, its seat, and what it needs.",
+                                   "oneOf": [self.kinded(cls, "action") for cls in ACTION_TYPES.values()]}
+        return {"$ref": "#/$defs/action"}
+
+    def events(self) -> dict[str, Any]:
+        if "event" not in self.defs:
+            self.defs["event"] = {"description": _doc(Event),
+                                  "oneOf": [self.kinded(cls, "event") for cls in EVENT_TYPES.values()]}
+        return {"$ref": "#/$defs/event"}
+
+    def kinded(self, cls: type, what: str) -> dict[str, str]:
+        """A move or an event: ``kind`` and its fields (those with a default may be left out)."""
+        name = f"{what}_{cls.kind.replace(' ', '_')}"  # type: ignore[attr-defined]
+        hints = typing.get_type_hints(cls)
+        properties: dict[str, Any] = {"kind": {"const": cls.kind}}  # type: ignore[attr-defined]
+        required = ["kind"]
+        for f in dataclasses.fields(cls):
+            properties[f.name] = self.hint(hints[f.name])
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                required.append(f.name)
+        self.defs[name] = {"description": _doc(cls), "type": "object", "properties": properties,
+                           "required": required, "additionalProperties": False}
+        return {"$ref": f"#/$defs/{name}"}
+
+    def hinted(self, cls: type) -> dict[str, Any]:
+        """Rules, a score and its items, a seat's view: every field by its type hint."""
+        name = _RECORDS[cls]
+        if name not in self.defs:
+            self.defs[name] = {}  # taken, while its fields are made (a view holds rules)
+            hints = typing.get_type_hints(cls)
+            fields = dataclasses.fields(cls)
+            properties = {f.name: self.hint(hints[f.name]) for f in fields}
+            required = [f.name for f in fields]
+            if cls is Rules:  # a setting left out takes its default (Rules.from_json)
+                required = []
+            if cls is Score:  # written with its total, which a reader checks against the items
+                properties["total"] = {"type": "integer", "minimum": 0}
+                required = [*required, "total"]
+            self.defs[name] = {"description": _doc(cls), "type": "object", "properties": properties,
+                               "required": required, "additionalProperties": False}
+        return {"$ref": f"#/$defs/{name}"}
+
+    def hint(self, tp: Any) -> dict[str, Any]:
+        if tp is int:
+            return {"type": "integer"}
+        if tp is bool:
+            return {"type": "boolean"}
+        if tp is str:
+            return {"type": "string"}
+        if tp is Card:
+            if "card" not in self.defs:
+                ranks = "|".join(r.letter for r in Rank)
+                ranks = ranks.replace("2|3|4|5|6|7|8|9", "[2-9]")
+                self.defs["card"] = {"description": "A card: its rank (A 2-9 T J Q K) then its suit (C D H S).",
+                                     "type": "string",
+                                     "pattern": f"^({ranks})[{''.join(s.value for s in Suit)}]$"}
+            return {"$ref": "#/$defs/card"}
+        if isinstance(tp, type) and issubclass(tp, enum.Enum):
+            return {"enum": [member.value for member in tp]}
+        if tp in _RECORDS:
+            return self.hinted(tp)
+        if tp is Event:
+            return self.events()
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
+        if origin in (types.UnionType, typing.Union):
+            inner = [a for a in args if a is not type(None)]
+            schema = self.hint(inner[0]) if len(inner) == 1 else {"anyOf": [self.hint(a) for a in inner]}
+            return {"anyOf": [schema, {"type": "null"}]} if type(None) in args else schema
+        if origin in (tuple, list, frozenset, set):
+            if origin is tuple and args and args[-1] is not Ellipsis:
+                return {"type": "array", "prefixItems": [self.hint(a) for a in args], "minItems": len(args),
+                        "maxItems": len(args)}
+            return {"type": "array", "items": self.hint(args[0])}
+        raise TypeError(f"no schema for the type {tp!r}")  # pragma: no cover - every type the records use is above
+
+
+def main() -> int:
+    """Print the schema (what ``docs/protocol.schema.json`` holds)."""
+    sys.stdout.write(json.dumps(protocol_schema(), indent=1, ensure_ascii=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
