@@ -31,6 +31,7 @@ from audiocrib import __version__
 from audiocrib.bots.arena import progress_line, run_arena
 from audiocrib.bots.crib import crib_value
 from audiocrib.bots.discards import analyse
+from audiocrib.cli.admin import add_admin, admin
 from audiocrib.cli.usage import (
     BIGGEST,
     DECIMAL,
@@ -145,6 +146,10 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--certfile", metavar="FILE", help="a TLS certificate (PEM): connections are encrypted")
     serve.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
     serve.add_argument("--password-file", metavar="FILE", help="a file holding the password friends must give")
+    serve.add_argument("--moderator", action="append", metavar="NAME", help="a player who may kick, mute, ban and"
+                       " close tables (give it again for each; protect the name with a password)")
+    serve.add_argument("--moderators", metavar="FILE", help="a file of moderators' names, one a line")
+    add_admin(commands)
     return parser
 
 
@@ -218,19 +223,30 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError("Give --certfile and --keyfile together: the certificate and its private key.")
     import platformdirs
 
-    from audiocrib.server.serve import ServeError, Settings, check_file, read_password, serve
+    from audiocrib.server.serve import (
+        ServeError,
+        Settings,
+        check_file,
+        check_moderator,
+        read_moderators,
+        read_password,
+        serve,
+    )
 
     try:
         for option, value in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
             if value is not None:
                 check_file(option, value)
         password = None if args.password_file is None else read_password(args.password_file)
+        moderators = [check_moderator("--moderator", name) for name in args.moderator or ()]
+        moderators += [] if args.moderators is None else read_moderators(args.moderators)
     except ServeError as error:
         raise UsageError(str(error)) from None
     folder = (Path(args.server_dir) if args.server_dir is not None else
               Path(platformdirs.user_data_dir("audiocrib", appauthor=False)) / "server")
     certfile, keyfile = (None if f is None else Path(f) for f in (args.certfile, args.keyfile))
-    settings = Settings(args.host, port, folder.absolute(), certfile, keyfile, password)
+    settings = Settings(args.host, port, folder.absolute(), certfile, keyfile, password,
+                        moderators=tuple(dict.fromkeys(moderators)))
     try:
         from audiocrib.web.routes import pages_for
 
@@ -313,7 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         _not_for_the_game(args)
         command = {"score": _score, "discards": _discards, "table": _table, "arena": _arena,
-                   "serve": _serve}[args.command]
+                   "serve": _serve, "admin": admin}[args.command]
         return command(args)
     except (UsageError, AudiocribError) as error:
         print(f"audiocrib: {clean(str(error))}", file=sys.stderr)

@@ -29,6 +29,7 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.server.limits import Limits, TokenBucket
+from audiocrib.server.moderating import Moderation, Online
 from audiocrib.server.outbox import Mailbox, Outbox
 from audiocrib.server.records import Player, Seat, Status, StoreError, Table
 from audiocrib.server.room import Outgoing, Room
@@ -75,6 +76,7 @@ class _Connection:
     player: Player | None = None
     token: str | None = None
     table: int | None = None
+    remote: str = ""
     ended: list[int] = field(default_factory=list)
     """The tables whose end its hello's catch-up told (written as told once sent)."""
 
@@ -86,7 +88,8 @@ class _Disconnect(Exception):
 class Server:
     """The lobby's side of the server: the store, the password (None for none), the limits and who is connected."""
 
-    def __init__(self, store: Store, password: str | None = None, limits: Limits | None = None) -> None:
+    def __init__(self, store: Store, password: str | None = None, limits: Limits | None = None,
+                 moderators: Iterable[str] = ()) -> None:
         self.store = store
         self.password = password
         self.limits = limits or Limits()
@@ -97,6 +100,7 @@ class Server:
         self.outbox = Outbox(store, _store_failed)
         self.tables = Tables(store, self.limits, self._send_out, lambda player: player in self._by_player,
                              self._after_sent)
+        self.moderation = Moderation(store, moderators, self)
 
     # ----------------------------------------------------------------- connections
     def _address(self, remote: str) -> _Address:
@@ -116,7 +120,8 @@ class Server:
         """One WebSocket connection, from its upgrade to its close. Its address's limits are those of ``remote``
         when given: the browser's address, for the loopback connection the web gateway opens for a browser's
         player (`audiocrib.web`), so that player has the limits a terminal at that address would have."""
-        address = self._address(remote if remote is not None else request.remote or "")
+        remote = remote if remote is not None else request.remote or ""
+        address = self._address(remote)
         if address.open >= self.limits.connections_per_address:
             return web.Response(status=429, text="Too many connections from your address at once.\n")
         if not address.connects.take():
@@ -127,6 +132,7 @@ class Server:
         connection = _Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
                                  TokenBucket(lim.refusals_rate, lim.refusals_burst),
                                  TokenBucket(lim.chat_rate, lim.chat_burst), Mailbox(socket))
+        connection.remote = remote
         address.open += 1
         self._connections.add(connection)
         try:
@@ -136,6 +142,7 @@ class Server:
             self._connections.discard(connection)
             if connection.player is not None and self._by_player.get(connection.player.id) is connection:
                 del self._by_player[connection.player.id]
+                self.moderation.gone(connection.player.id)
                 await self.tables.connected(connection.player.id, False)
         return socket
 
@@ -178,6 +185,8 @@ class Server:
             message = m.decode_from_client(frame.data)
             if isinstance(message, (*PLAY_MESSAGES, m.Chat)):
                 answers = await self._at_table(connection, message)
+            elif isinstance(message, (m.Moderate, m.Mute, m.Unmute)) and connection.player is not None:
+                answers = [(None, m.Notice(await self._moderate(connection.player, message)))]
             else:
                 answers = self._answer(connection, message)
         except (ProtocolError, StoreError) as error:
@@ -199,6 +208,9 @@ class Server:
         if isinstance(message, m.Chat):
             if connection.table is not None and not connection.chats.take():
                 raise ProtocolError(CHAT_TOO_FAST)
+            muted = self.moderation.chat_refusal(player.name)
+            if muted is not None:
+                raise ProtocolError(muted)
             await self.tables.chat(player.id, player.name, connection.table, message.text)
             return []
         if await self.tables.act(player.id, connection.table, message):
@@ -223,6 +235,9 @@ class Server:
         for player_id, message in answers:
             target = connection if player_id is None else self._by_player.get(player_id)
             if target is None or target.socket.closed:
+                continue
+            if isinstance(message, m.ChatFrom) and target.player and not self.moderation.hears(target.player.id,
+                                                                                               message.sender):
                 continue
             self.outbox.put(target.box, m.encode(message))
 
@@ -278,11 +293,17 @@ class Server:
         if self.password is not None and not self._password_ok(connection, hello.password):
             raise ProtocolError("That is not this server's password." if hello.password else
                                 "This server has a password; ask whoever runs it.")
+        banned = self.moderation.hello_refusal(None if hello.token else hello.name, connection.remote)
+        if banned is not None:
+            raise ProtocolError(banned)
         if hello.token is not None:
             player = self.store.player_by_token(hello.token)
             if player is None:
                 raise ProtocolError("This server does not know your token; connect without one to choose a name.")
             token = hello.token
+            banned = self.moderation.hello_refusal(player.name, "")
+            if banned is not None:
+                raise ProtocolError(banned)
         else:
             player, token = self.store.add_player(hello.name)
         earlier = self._by_player.get(player.id)
@@ -293,6 +314,7 @@ class Server:
             task.add_done_callback(self._closing.discard)
         self._by_player[player.id] = connection
         connection.player, connection.token = player, token
+        self.moderation.welcome(player.id)
         return m.Welcome(player.name, token, m.PROTOCOL_VERSION)
 
     def _password_ok(self, connection: _Connection, given: str | None) -> bool:
@@ -302,6 +324,35 @@ class Server:
         if given is not None and not connection.address.wrong_passwords.take():
             raise _Disconnect("Too many wrong passwords from your address; wait a minute.")
         return False
+
+    # ----------------------------------------------------------------- moderation (`Live`)
+    async def _moderate(self, player: Player, message: m.Moderate | m.Mute | m.Unmute) -> str:
+        if isinstance(message, m.Moderate):
+            return await self.moderation.moderate(player, message)
+        return self.moderation.own_mute(player, message.name, isinstance(message, m.Mute))
+
+    def online(self) -> list[Online]:
+        return [Online(c.player.id, c.player.name, c.remote, c.table) for c in self._by_player.values()
+                if c.player is not None]
+
+    async def tell(self, player: int, said: str) -> None:
+        told: Answers = [(player, m.Notice(said))]
+        await self._send(None, told)
+
+    async def remove(self, player: int, said: str) -> None:
+        connection = self._by_player.get(player)
+        if connection is not None:
+            self.outbox.put(connection.box, m.encode(m.Notice(said)))
+            await self.outbox.settle(connection.box)
+            await connection.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"Removed from the server.")
+
+    async def close_table(self, table: int, said: str) -> None:
+        for person in await self.tables.close_table(table, said):
+            connection = self._by_player.get(person)
+            if connection is not None and connection.table == table:
+                connection.table = None
+                lobby: Answers = [(None, self._lobby())]
+                await self._send(connection, lobby)
 
     # ----------------------------------------------------------------- lobby and tables
     def _lobby(self) -> m.Lobby:
@@ -458,6 +509,7 @@ def make_app(server: Server, pages: Pages | None = None) -> web.Application:
     async def starting(_app: web.Application) -> None:
         server.tables.wake_all()
         keeping.append(asyncio.get_running_loop().create_task(_short_collections()))
+        keeping.append(asyncio.get_running_loop().create_task(server.moderation.serve_requests()))
 
     async def closing(_app: web.Application) -> None:
         for task in keeping:

@@ -3,9 +3,11 @@ migrations that bring a file of each older version up to `SCHEMA_VERSION`."""
 
 from __future__ import annotations
 
+from audiocrib.server.moderation_schema import MODERATION
+
 __all__ = ["MIGRATIONS", "SCHEMA", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The layout of the file (SQLite's ``user_version``). A file of an older version is brought up to this one when it
 is opened (`MIGRATIONS`, in the same transaction); a newer or unknown one is refused, never changed."""
 
@@ -70,5 +72,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 3 -> 4: a playing table's clocks (`audiocrib.server.clocks`), so a restart goes on with the time left
         "CREATE TABLE clocks (table_id INTEGER PRIMARY KEY REFERENCES tables(id), clocks TEXT NOT NULL)",
     ),
+    MODERATION,  # 4 -> 5: moderators' acts, bans, chat mutes, players' own mutes, the operator's requests
 )
 """``MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""
