@@ -9,6 +9,7 @@ import asyncio
 import json
 import sqlite3
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,11 +18,16 @@ from typing import Any
 import aiohttp
 import pytest
 
+from audiocrib.online.moderation import MODERATOR_WELCOME
 from audiocrib.server.moderating import NOT_A_MODERATOR
 from audiocrib.server.serve import STORE_FILE
+from audiocrib.shell.tablesetup import TableSetup
 from tests.netplayers import session_from
+from tests.speechd import SpeechDispatcher
 from tests.test_cli_hostile import PROGRAM, assert_refused
+from tests.test_online_terminal import heard, person
 from tests.test_serve import Running, ask, create, hello, refused, run, until, until_closed
+from tests.test_terminal import require_tools
 
 Socket = aiohttp.ClientWebSocketResponse
 
@@ -45,6 +51,7 @@ async def login(socket: Socket, name: str, port: int) -> dict[str, Any]:
     """Hello as ``name``, with the token this name was given before on that server."""
     welcome = await ask(socket, hello(name, TOKENS.get((port, name))))
     TOKENS[port, name] = welcome["token"]
+    assert await notice(socket) == MODERATOR_WELCOME  # and the client offers the moderator's acts
     return welcome
 
 
@@ -54,7 +61,7 @@ def moderate(act: str, target: str, minutes: int | None = None, reason: str = "S
 
 def acts(running: Running) -> list[tuple[str, str, str, int | None, str]]:
     """The acts kept in the store: who, what, whom, minutes, why."""
-    db = sqlite3.connect(Path(running.lines[-2].removeprefix("The server's data is in ").rstrip(".")) / STORE_FILE)
+    db = sqlite3.connect(store_of(running))
     try:
         return [tuple(r) for r in db.execute(  # type: ignore[misc]
             "SELECT done_by, act, target, minutes, reason FROM moderation_acts ORDER BY id")]
@@ -410,3 +417,56 @@ def test_a_moderators_file_is_checked_as_hostile_input(tmp_path: Path) -> None:
                              "--moderator", ""], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert_refused(result.returncode, result.stdout, result.stderr, "--moderator")
     assert not (tmp_path / "d").exists()
+
+
+# ----------------------------------------------------------------- by keys, in a real terminal
+
+
+def test_a_moderator_kicks_a_player_by_keys_in_a_real_terminal(tmp_path: Path) -> None:
+    """Mo, a moderator, runs ``audiocrib online`` in a real terminal (tmux) with a Speech Dispatcher of their own;
+    from the lobby's people menu they choose Kim, then remove Kim from the server with a typed reason. Kim, on a
+    connection of their own, is told why and closed; the act is kept in the store."""
+    require_tools()
+    running = Running(tmp_path / "server", "--moderator", "Mo")
+    kim_heard: list[str] = []
+    kim_in = threading.Event()
+
+    async def kim() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(running.url) as socket:
+            await ask(socket, hello("Kim"))
+            kim_in.set()
+            got, _, _ = await until_closed(socket)
+            kim_heard.extend(g["sentence"] for g in got if g["type"] == "notice")
+
+    kim_task = threading.Thread(target=lambda: asyncio.run(kim()))
+    kim_task.start()
+    try:
+        assert kim_in.wait(15)
+        with SpeechDispatcher() as speech:
+            mo = person("mo", tmp_path / "mo", speech, running.port, TableSetup())
+            try:
+                heard(speech, "Type the name the others will hear")
+                mo.keys("Mo", "Enter")
+                heard(speech, "You are a moderator on this server.")
+                heard(speech, "Lobby: ")
+                mo.keys("Down", "Down", "Down", "Down")
+                heard(speech, "Mute or moderate a player. 5 of 7.")
+                mo.keys("Enter")
+                heard(speech, "Players: Kim. 1 of 2.")
+                mo.keys("Enter")
+                heard(speech, "Kim: Stop hearing Kim's chat. 1 of 10.")
+                mo.keys("Down", "Down")
+                heard(speech, "Remove Kim from the server. 3 of 10.")
+                mo.keys("Enter")
+                heard(speech, "Type the reason")
+                mo.keys("Spamming the lobby", "Enter")
+                heard(speech, "Kim is removed from the server.")
+                heard(speech, "Lobby: ")
+            finally:
+                mo.close()
+        kim_task.join(15)
+        assert kim_heard == ["A moderator removed you from this server. Reason: Spamming the lobby."]
+        assert ("Mo", "kick", "Kim", 1, "Spamming the lobby") in acts(running)
+    finally:
+        running.stop()
+        kim_task.join(15)

@@ -28,6 +28,7 @@ from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
+from audiocrib.online.moderation import MODERATOR_WELCOME
 from audiocrib.server.limits import Limits, TokenBucket
 from audiocrib.server.moderating import Moderation, Online
 from audiocrib.server.outbox import Mailbox, Outbox
@@ -247,6 +248,8 @@ class Server:
             welcome = self._hello(connection, message)
             out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
             connection.table = at if at is not None else connection.table
+            if connection.player is not None and self.moderation.is_moderator(connection.player.name):
+                out.insert(0, (connection.player.id, m.Notice(MODERATOR_WELCOME)))
             return [(None, welcome), *out]
         if connection.player is None:
             raise ProtocolError(HELLO_FIRST)

@@ -16,9 +16,9 @@ from audiocrib.online.fields import NAME, ProtocolError
 from audiocrib.online.sayings import chat_line, lobby_people, table_line, who_is_here
 from audiocrib.shell.keys import CREATE_ITEMS, MOVE_LIMITS, Mode
 from audiocrib.shell.lineedit import LineEdit
+from audiocrib.shell.moderating import PEOPLE_ITEM, Moderating
 from audiocrib.shell.servers import load_book, save_book
 from audiocrib.shell.table import Heard
-from audiocrib.shell.typedline import TypedLines
 
 __all__ = ["OnlineScreens"]
 
@@ -27,7 +27,7 @@ LOBBY_IS_FIRST = "This is the lobby, the first screen here; Settings and Quit ar
 UNKNOWN_TOKEN = "This server does not know your token; connect without one to choose a name."
 
 
-class OnlineScreens(TypedLines):
+class OnlineScreens(Moderating):
     """The online screens and the chat and who keys."""
 
     # ----------------------------------------------------------------- address, name, connecting
@@ -147,6 +147,9 @@ class OnlineScreens(TypedLines):
                 self.announcer.history.add(line)
         elif said.kind == "notice":
             self.say(said.text)
+            self._noticed(said.text)
+        elif said.kind == "closed":
+            self._table_closed()
         elif said.kind == "lost":
             self._lost(said.text)
         elif said.kind == "connected":
@@ -225,14 +228,16 @@ class OnlineScreens(TypedLines):
 
     def _online_items(self) -> tuple[str, ...]:
         """The items of the lobby, the new table's menu or the waiting room."""
+        if self.mode is Mode.PEOPLE:
+            return self._people_items()
         if self.mode is Mode.LOBBY:
             lobby = self.client.lobby if self.client is not None else None
             tables = tuple(f"table {t.number}" for t in (lobby.tables if lobby else ()))
             if self.online_only:  # a browser's first screen: its settings and quit are here, its server is fixed
                 return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
-                        "change your name", "settings", "quit")
+                        PEOPLE_ITEM, "change your name", "settings", "quit")
             return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
-                    "change server or name", "back to the main menu")
+                    PEOPLE_ITEM, "change server or name", "back to the main menu")
         if self.mode is Mode.CREATE:
             return CREATE_ITEMS
         host = self.client is not None and self.client.state is not None and \
@@ -240,6 +245,8 @@ class OnlineScreens(TypedLines):
         return (*(("start the game",) if host else ()), "who is at the table", "leave the table")
 
     def _online_item_text(self, item: str) -> str:
+        if self.mode is Mode.PEOPLE:
+            return self._people_item_text(item)
         lobby = self.client.lobby if self.client is not None else None
         if item.startswith("table ") and lobby is not None:
             found = next((t for t in lobby.tables if f"table {t.number}" == item), None)
@@ -288,6 +295,10 @@ class OnlineScreens(TypedLines):
             return
         if self.mode is Mode.CREATE:
             self._create_choose(item)
+        elif self.mode is Mode.PEOPLE:
+            self._people_choose(item)
+        elif item == PEOPLE_ITEM:
+            self._people_open()
         elif item == "create a table":
             self.online_people = min(self.online_people, self.setup.rules().players)
             self.mode, self.menu_index = Mode.CREATE, 0
@@ -363,7 +374,9 @@ class OnlineScreens(TypedLines):
         self._seated(answer)
 
     def _online_escape(self, key: str) -> None:
-        if self.mode is Mode.LOBBY and self.online_only:
+        if self.mode is Mode.PEOPLE:
+            self._people_escape()
+        elif self.mode is Mode.LOBBY and self.online_only:
             self.say(LOBBY_IS_FIRST)
         elif self.mode is Mode.LOBBY:
             self._back_to_main()
