@@ -23,8 +23,12 @@ from audiocrib.server.moderating import NOT_A_MODERATOR
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.shell.tablesetup import TableSetup
 from tests.netplayers import session_from
+from tests.online_driver import Player
+from tests.online_driver import running as shells
+from tests.online_driver import until as shell_until
 from tests.speechd import SpeechDispatcher
 from tests.test_cli_hostile import PROGRAM, assert_refused
+from tests.test_online import sign_in
 from tests.test_online_terminal import heard, person
 from tests.test_serve import Running, ask, create, hello, refused, run, until, until_closed
 from tests.test_terminal import require_tools
@@ -470,3 +474,50 @@ def test_a_moderator_kicks_a_player_by_keys_in_a_real_terminal(tmp_path: Path) -
     finally:
         running.stop()
         kim_task.join(15)
+
+
+def test_by_keys_a_player_mutes_another_and_a_moderator_closes_their_game(tmp_path: Path) -> None:
+    """In the shell (pipe input): at a table with a computer player, Bob mutes Ann's chat from the people menu (x)
+    and no longer hears it; Ann, a moderator, closes the table from the same menu with a reason, and Bob, mid-game,
+    hears why and is back in the lobby."""
+    running = Running(tmp_path / "data", "--moderator", "Ann")
+    ann = Player("Ann", tmp_path / "ann", setup=TableSetup(players=3, target=61, levels=("easy", "easy")))
+    bob = Player("Bob", tmp_path / "bob")
+
+    async def script() -> None:
+        async with shells(ann, bob):
+            await sign_in(ann, running.port)
+            await ann.hears("You are a moderator on this server.")
+            await ann.choose("Create a table")
+            await ann.choose("Create the table")
+            await sign_in(bob, running.port)
+            await bob.choose("Table 1, Ann's")
+            await ann.hears("Bob sits down at the table.")
+            await bob.press("x")
+            await bob.hears("Players: Ann. 1 of 2.")
+            await bob.press("enter")
+            await bob.hears("Ann: Stop hearing Ann's chat. 1 of 3.")  # no moderator's acts for Bob
+            await bob.press("enter")
+            await bob.hears("You will not hear Ann's chat; unmute them to hear it again.")
+            await ann.press("/")
+            await ann.type("Can you hear me?")
+            await ann.hears("You say: Can you hear me?")
+            await ann.choose("Start the game")
+            await bob.hears("The game begins.")
+            await ann.hears("The game begins.")
+            await ann.press("x")
+            await ann.hears("Players: Bob. 1 of 3.")
+            await ann.press("down")
+            await ann.hears("Close this table. 2 of 3.")
+            await ann.press("enter")
+            await ann.hears(lambda s: s.startswith("Type the reason"))
+            await ann.type("Testing the close")
+            await ann.hears("Table 1 is closed.")
+            await bob.hears("A moderator closed table 1. Reason: Testing the close.")
+            await bob.hears("Lobby: no tables open.")
+            await shell_until(lambda: bob.session.mode.value == "lobby" and bob.session.table is None, "Bob's lobby")
+            assert not [s for s in bob.said if "Can you hear me" in s]
+    try:
+        asyncio.run(script())
+    finally:
+        running.stop()

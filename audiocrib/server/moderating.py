@@ -236,6 +236,8 @@ class Moderation:
         return Player(*row)
 
     def _not_a_moderator(self, by: str, name: str) -> None:
+        if name_key(by) == name_key(name):
+            raise ProtocolError("A moderator does not act on themselves.")
         if by != OPERATOR and self.is_moderator(name):
             raise ProtocolError(f"{name} is a moderator too; only the operator can do that.")
 
