@@ -32,6 +32,8 @@ from tests.test_online import sign_in
 from tests.test_online_terminal import heard, person
 from tests.test_serve import Running, ask, create, hello, refused, run, until, until_closed
 from tests.test_terminal import require_tools
+from tests.web_client import Page
+from tests.web_client import sign_in as web_sign_in
 
 Socket = aiohttp.ClientWebSocketResponse
 
@@ -521,3 +523,38 @@ def test_by_keys_a_player_mutes_another_and_a_moderator_closes_their_game(tmp_pa
         asyncio.run(script())
     finally:
         running.stop()
+
+
+def test_a_moderator_in_a_browser_kicks_from_the_people_menus_buttons(tmp_path: Path) -> None:
+    """The browser's page runs the same session: its screen lists the people menu as buttons, and the act is
+    done by choosing them and typing the reason in the page's box."""
+    running = Running(tmp_path / "data", "--moderator", "Mo")
+    page = Page(running.port)
+
+    async def script() -> tuple[list[str], list[str], str]:
+        async with aiohttp.ClientSession() as session, session.ws_connect(running.url) as kim:
+            await ask(kim, hello("Kim"))
+            try:
+                await web_sign_in(page, "Mo")
+                await page.hears("You are a moderator on this server.")
+                await page.choose("Mute or moderate a player")
+                people = await page.screen(lambda s: s["mode"] == "people menu")
+                mark = len(page.got)
+                await page.choose("Kim")
+                acts = await page.screen(lambda s: s["menu"] is not None and "Kim" not in s["menu"]["items"],
+                                         since=mark)
+                await page.choose("Remove Kim from the server")
+                await page.screen(lambda s: s["typing"] is not None and s["typing"]["prompt"] == "Reason")
+                mark = await page.send({"type": "line", "text": "Testing from a browser"})
+                await page.hears("Kim is removed from the server.", since=mark)
+                got, _, _ = await until_closed(kim)
+                return people["menu"]["items"], acts["menu"]["items"], got[-1]["sentence"]
+            finally:
+                await page.close()
+    try:
+        people, offered, told = run(script())
+    finally:
+        running.stop()
+    assert people == ["Kim", "Back"]
+    assert offered[:3] == ["Stop hearing Kim's chat", "Hear Kim's chat again", "Remove Kim from the server"]
+    assert told == "A moderator removed you from this server. Reason: Testing from a browser."
