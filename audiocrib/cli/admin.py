@@ -33,8 +33,8 @@ def add_admin(commands: Any) -> None:
     admin.add_argument("target", nargs="?", metavar="NAME", help="the player's name, or the table's number")
     admin.add_argument("--data-dir", dest="server_dir", metavar="DIR", help="the server's data folder, as given to"
                        " audiocrib serve (default: a folder 'server' in audiocrib's data folder)")
-    admin.add_argument("--minutes", metavar="N", help="how long a mute or ban lasts, 1 to 527040 minutes (a ban without it is"
-                       " for good)")
+    admin.add_argument("--minutes", metavar="N", help="how long a mute or ban lasts, 1 to 527040 minutes (a ban"
+                       " without it is for good)")
     admin.add_argument("--reason", metavar="TEXT", help="why, kept in the server's records and told to the player")
     admin.add_argument("--address", help="ban or unban an address (like 203.0.113.7) instead of a name")
 
