@@ -379,6 +379,10 @@ def test_admin_works_on_the_store_of_a_stopped_server(tmp_path: Path) -> None:
                                  "Your address is banned from this server for another hour."]
         lifted = admin(folder, "unban", "Amy")
         assert (lifted.returncode, lifted.stdout) == (0, "Amy may come back.\n")
+        lifted = admin(folder, "unban", "--address", "127.0.0.5")
+        assert (lifted.returncode, lifted.stdout) == (0, "The address 127.0.0.5 may come back.\n")
+        again = admin(folder, "unban", "--address", "127.0.0.5")
+        assert (again.returncode, again.stderr) == (1, "audiocrib: The address 127.0.0.5 is not banned.\n")
     finally:
         running.stop()
 

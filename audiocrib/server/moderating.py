@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from audiocrib.online import messages as m
 from audiocrib.online.fields import NAME, ProtocolError
-from audiocrib.server.moderation import NOT_FOUND, OPERATOR, Records, address_key, time_left
+from audiocrib.server.moderation import OPERATOR, Records, address_key, time_left
 from audiocrib.server.records import Player, Status, name_key
 from audiocrib.server.store import Store
 
@@ -92,12 +92,12 @@ class Moderation:
     def hello_refusal(self, name: str | None, address: str) -> str | None:
         """The sentence refusing a hello from a banned address, or with a banned name (None: let it in)."""
         now = self.records.clock()
-        until = self.records.banned("address", address) if address else NOT_FOUND
-        if until is not NOT_FOUND:
-            return f"Your address is banned from this server {time_left(until, now)}."  # type: ignore[arg-type]
-        until = self.records.banned("name", name) if name else NOT_FOUND
-        if until is not NOT_FOUND:
-            return f"{name} is banned from this server {time_left(until, now)}."  # type: ignore[arg-type]
+        ban = self.records.banned("address", address) if address else None
+        if ban is not None:
+            return f"Your address is banned from this server {time_left(ban.until, now)}."
+        ban = self.records.banned("name", name) if name else None
+        if ban is not None:
+            return f"{name} is banned from this server {time_left(ban.until, now)}."
         return None
 
     def chat_refusal(self, name: str) -> str | None:
@@ -188,7 +188,7 @@ class Moderation:
                 await self._live.remove(player.id, f"{who} banned you from this server {long}.{_because(reason)}")
             return f"{name} is banned from this server {long}."
         if act == "unban":
-            if self.records.banned("name", name) is NOT_FOUND:
+            if self.records.banned("name", name) is None:
                 raise ProtocolError(f"{name} is not banned.")
             self.records.record(by, act, name, None, reason)
             self.records.unban("name", name)
@@ -202,7 +202,7 @@ class Moderation:
             raise ProtocolError("That is not an address like 203.0.113.7 or 2001:db8::7.")
         shown = f"the address of {name}" if name else f"the address {key}"
         if act == "unban":
-            if self.records.banned("address", key) is NOT_FOUND:
+            if self.records.banned("address", key) is None:
                 raise ProtocolError(f"{shown[0].upper()}{shown[1:]} is not banned.")
             self.records.record(by, act, key, None, reason)
             self.records.unban("address", key)

@@ -11,7 +11,7 @@ clear the ones that have ended. Times are seconds since the epoch (`time.time`),
 >>> act = records.record("the operator", "ban", "Bob", 60, "Spam in every chat.")
 >>> records.ban("name", "Bob", 1000.0 + 3600, act)
 >>> records.banned("name", "bob")
-4600.0
+Ban(until=4600.0)
 >>> time_left(4600.0, 1000.0)
 'for another hour'
 """
@@ -30,12 +30,11 @@ from typing import Any
 from audiocrib.server.records import name_key
 from audiocrib.server.store import Store
 
-__all__ = ["FOR_GOOD", "OPERATOR", "Act", "Records", "address_key", "ask_server", "time_left"]
+__all__ = ["FOR_GOOD", "OPERATOR", "Act", "Ban", "Records", "address_key", "ask_server", "time_left"]
 
 OPERATOR = "the operator"
 """Who did an act done from ``audiocrib admin``, as the record and the players say it."""
 FOR_GOOD = "for good"
-NOT_FOUND = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +47,13 @@ class Act:
     target: str
     minutes: int | None
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ban:
+    """A ban in force, until ``until`` (None: for good)."""
+
+    until: float | None
 
 
 def time_left(until: float | None, now: float) -> str:
@@ -111,18 +117,18 @@ class Records:
     def unban(self, kind: str, shown: str) -> bool:
         """Lift the ban of a name or an address; False if there was none in force."""
         key = name_key(shown) if kind == "name" else address_key(shown) or shown
-        found = self.banned(kind, shown) is not NOT_FOUND
+        found = self.banned(kind, shown) is not None
         with self.store.writing() as db:
             db.execute("DELETE FROM bans WHERE kind = ? AND target = ?", (kind, key))
         return found
 
-    def banned(self, kind: str, shown: str) -> float | object | None:
-        """When the ban of this name or address ends (None: for good), or `NOT_FOUND` if none is in force."""
+    def banned(self, kind: str, shown: str) -> Ban | None:
+        """The ban of this name or address in force, or None."""
         key = name_key(shown) if kind == "name" else address_key(shown) or shown
         row = self.store.reading.execute(
             "SELECT until FROM bans WHERE kind = ? AND target = ? AND (until IS NULL OR until > ?)",
             (kind, key, self.clock())).fetchone()
-        return NOT_FOUND if row is None else row[0]
+        return None if row is None else Ban(row[0])
 
     def bans(self) -> list[tuple[str, str, float | None]]:
         """The bans in force: (kind, name or address, end)."""
