@@ -264,9 +264,11 @@ def test_a_moderator_cannot_act_on_another(server: Running) -> None:
             await login(mo, "Mo", server.port)
             await login(max_, "Max", server.port)
             return [refused(await ask(mo, moderate(act, "Max", 5))) for act in ("kick", "mute", "ban")] + \
-                [refused(await ask(mo, moderate("kick", "Nobody Here")))]
-    assert run(go()) == ["Max is a moderator too; only the operator can do that."] * 3 + \
-        ["There is no player called Nobody Here on this server."]
+                [refused(await ask(mo, moderate(act, target))) for act, target in (
+                    ("kick", "Nobody Here"), ("kick", "Mo"), ("close", "\u00b2"), ("close", "999999999999999999999"))]
+    assert run(go()) == ["Max is a moderator too; only the operator can do that."] * 3 + [
+        "There is no player called Nobody Here on this server.", "A moderator does not act on themselves.",
+        "There is no such table open on this server.", "There is no table 999999999999999999999 open on this server."]
 
 
 def test_a_player_mutes_anothers_chat_for_themselves_across_reconnects(server: Running) -> None:
@@ -397,6 +399,7 @@ def test_admin_works_on_the_store_of_a_stopped_server(tmp_path: Path) -> None:
     (("ban", "--address", "300.1.1.1"), ("--address takes an address",)),
     (("ban", "Bob", "--address", "127.0.0.9"), ("not both",)),
     (("close", "four"), ("Say which table to close",)),
+    (("close", "\u00b2"), ("Say which table to close",)),
     (("kick", "Bob", "--reason", "\x07" * 3), ("--reason takes",)),
     (("who", "Bob"), ("admin who takes nothing more",)),
     (("kick", "Bob", "--minutes", "5"), ("--minutes is for mute and ban",)),

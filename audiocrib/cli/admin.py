@@ -60,7 +60,7 @@ def _command(args: argparse.Namespace) -> dict[str, Any]:
         if address_key(address) is None:
             raise bad("--address", address)
     elif act == "close":
-        if target is None or not target.isdigit() or len(target) > 18:
+        if target is None or not (target.isascii() and target.isdigit()) or len(target) > 18:
             raise UsageError("Say which table to close by its number, like: audiocrib admin close 4.")
     elif act in (*NEEDS_NAME, "ban", "unban"):
         if target is None:

@@ -221,9 +221,11 @@ class Moderation:
         return f"{shown[0].upper()}{shown[1:]} is banned from this server {long}."
 
     async def _close(self, by: str, target: str, reason: str, who: str) -> str:
-        table = self.store.table(int(target)) if target.isdigit() and len(target) <= 18 else None
+        number = target.isascii() and target.isdigit() and len(target) <= 18  # not "²", which int() refuses
+        table = self.store.table(int(target)) if number else None
         if table is None or table.status is Status.OVER:
-            raise ProtocolError(f"There is no table {target} open on this server.")
+            raise ProtocolError(f"There is no table {target} open on this server." if target.isascii() else
+                                "There is no such table open on this server.")
         self.records.record(by, "close", f"table {table.id}", None, reason)
         await self._live.close_table(table.id, f"{who} closed table {table.id}.{_because(reason)}")
         return f"Table {table.id} is closed."
