@@ -20,6 +20,7 @@ import pytest
 
 from audiocrib.online.moderation import MODERATOR_WELCOME
 from audiocrib.server.moderating import NOT_A_MODERATOR
+from audiocrib.server.moderation import ask_server
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.shell.tablesetup import TableSetup
 from tests.netplayers import session_from
@@ -565,3 +566,27 @@ def test_a_moderator_in_a_browser_kicks_from_the_people_menus_buttons(tmp_path: 
     assert people == ["Kim", "Back"]
     assert offered[:3] == ["Stop hearing Kim's chat", "Hear Kim's chat again", "Remove Kim from the server"]
     assert told == "A moderator removed you from this server. Reason: Testing from a browser."
+
+
+def test_a_request_in_the_store_is_checked_as_hostile_input(tmp_path: Path) -> None:
+    """Requests written into the store by hand (not by audiocrib admin) are answered, never carried out unchecked,
+    and never left to be tried again."""
+    running = Running(tmp_path / "data")
+    try:
+        path = str(store_of(running))
+        answers = [ask_server(path, command) for command in (
+            {"act": "ban", "target": "Yan", "minutes": -5, "reason": ""},
+            {"act": "ban", "target": "Yan", "minutes": True, "reason": ""},
+            {"act": "kick", "target": "<b>", "reason": ""},
+            {"nonsense": 1},
+            {"act": "who", "target": None},
+        )]
+        db = sqlite3.connect(path)
+        waiting = db.execute("SELECT COUNT(*) FROM admin_requests").fetchone()[0]
+        db.close()
+    finally:
+        running.stop()
+    assert answers[:2] == [(False, "That request could not be read.")] * 2
+    assert answers[2][0] is False and answers[2][1].startswith("The name must be from one to twenty-four")
+    assert answers[3:] == [(False, "That request could not be read."), (True, "Nobody is connected.")]
+    assert waiting == 0

@@ -257,7 +257,11 @@ class Moderation:
                     if self.records.clock() - asked > STALE_SECONDS:
                         answer = False, "That request waited too long and was not carried out; ask again."
                     else:
-                        answer = await self.operator(command)
+                        try:
+                            answer = await self.operator(command)
+                        except Exception:  # a fault of the server's: answered, so it is not tried again forever
+                            _log.exception("The operator's request could not be carried out.")
+                            answer = False, "The server failed on that request; its log says why."
                     self.records.answer(number, json.dumps({"done": answer[0], "text": answer[1]}))
             except sqlite3.Error:
                 _log.exception("The operator's requests could not be read or answered.")
@@ -270,7 +274,8 @@ class Moderation:
             act, target = asked["act"], asked.get("target") or ""
             minutes, reason, address = asked.get("minutes"), asked.get("reason") or "", asked.get("address")
             if not (isinstance(act, str) and isinstance(target, str) and isinstance(reason, str)
-                    and (minutes is None or type(minutes) is int) and (address is None or isinstance(address, str))):
+                    and (minutes is None or (type(minutes) is int and 1 <= minutes <= m.MOST_MINUTES))
+                    and (address is None or isinstance(address, str)) and len(reason) <= 200):
                 raise ValueError(command)
         except (ValueError, KeyError, TypeError):
             return False, "That request could not be read."
