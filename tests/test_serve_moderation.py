@@ -573,6 +573,10 @@ def test_a_request_in_the_store_is_checked_as_hostile_input(tmp_path: Path) -> N
     and never left to be tried again."""
     running = Running(tmp_path / "data")
     try:
+        async def yan() -> None:
+            async with aiohttp.ClientSession() as session, session.ws_connect(running.url) as socket:
+                await ask(socket, hello("Yan"))
+        run(yan())
         path = str(store_of(running))
         answers = [ask_server(path, command) for command in (
             {"act": "ban", "target": "Yan", "minutes": -5, "reason": ""},
