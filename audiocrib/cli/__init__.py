@@ -1,5 +1,6 @@
 """The ``audiocrib`` command: ``score`` a hand, weigh the ``discards``, print the exhaustive ``table`` of hands or
-cribs, set computer players against each other in the ``arena``, or ``serve`` tables to friends.
+cribs, set computer players against each other in the ``arena``, ``serve`` tables to friends, and ``backup`` and
+``restore`` the server's store.
 
 Every error is one sentence on stderr and exit status 2: a value that is wrong is named with its option and what
 the option takes, and is shown only as plain printable text (escaped, and cut short when long).
@@ -32,6 +33,7 @@ from audiocrib.bots.arena import progress_line, run_arena
 from audiocrib.bots.crib import crib_value
 from audiocrib.bots.discards import analyse
 from audiocrib.cli.admin import add_admin, admin
+from audiocrib.cli.backup import add_backup_commands, back_up, restore
 from audiocrib.cli.usage import (
     BIGGEST,
     DECIMAL,
@@ -146,9 +148,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--certfile", metavar="FILE", help="a TLS certificate (PEM): connections are encrypted")
     serve.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
     serve.add_argument("--password-file", metavar="FILE", help="a file holding the password friends must give")
+    serve.add_argument("--trust-proxy", metavar="ADDRESS", action="append", default=[], help="a reverse proxy's"
+                       " address or network (repeatable): its X-Forwarded-For names each player's address")
     serve.add_argument("--moderator", action="append", metavar="NAME", help="a player who may kick, mute, ban and"
                        " close tables (give it again for each; protect the name with a password)")
     serve.add_argument("--moderators", metavar="FILE", help="a file of moderators' names, one a line")
+    add_backup_commands(commands)
     add_admin(commands)
     return parser
 
@@ -223,6 +228,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError("Give --certfile and --keyfile together: the certificate and its private key.")
     import platformdirs
 
+    from audiocrib.server.proxy import Proxies
     from audiocrib.server.serve import (
         ServeError,
         Settings,
@@ -245,7 +251,11 @@ def _serve(args: argparse.Namespace) -> int:
     folder = (Path(args.server_dir) if args.server_dir is not None else
               Path(platformdirs.user_data_dir("audiocrib", appauthor=False)) / "server")
     certfile, keyfile = (None if f is None else Path(f) for f in (args.certfile, args.keyfile))
-    settings = Settings(args.host, port, folder.absolute(), certfile, keyfile, password,
+    try:
+        proxies = Proxies.of(args.trust_proxy)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    settings = Settings(args.host, port, folder.absolute(), certfile, keyfile, password, proxies=proxies,
                         moderators=tuple(dict.fromkeys(moderators)))
     try:
         from audiocrib.web.routes import pages_for
@@ -329,7 +339,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         _not_for_the_game(args)
         command = {"score": _score, "discards": _discards, "table": _table, "arena": _arena,
-                   "serve": _serve, "admin": admin}[args.command]
+                   "serve": _serve, "backup": back_up, "restore": restore, "admin": admin}[args.command]
         return command(args)
     except (UsageError, AudiocribError) as error:
         print(f"audiocrib: {clean(str(error))}", file=sys.stderr)

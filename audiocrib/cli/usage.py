@@ -62,6 +62,8 @@ TAKES = {
     "--minutes": "a whole number of minutes from 1 to 527040 (a year)",
     "--reason": "from one to two hundred printable characters",
     "--address": "an address like 203.0.113.7 or 2001:db8::7",
+    "FILE": "the name of a file",
+    "--trust-proxy": "a reverse proxy's address or network, like 127.0.0.1 or 10.0.0.0/8",
 }
 """What each option with a value takes, as said when the value is missing or wrong."""
 
@@ -165,7 +167,7 @@ def sentence(message: str, command: str) -> str:
         name, what = argument.groups()
         if what.startswith("invalid choice:"):  # the only option left to argparse's choices: the command
             return (f"{shown(_given(what))} is not a command; the commands are play, online, score, discards, table,"
-                    " arena, serve and admin.")
+                    " arena, serve, backup, restore and admin.")
         if what.startswith("expected one argument") and name in TAKES:
             return f"{name} needs a value: {TAKES[name]}."
         if what.startswith("ignored explicit argument"):

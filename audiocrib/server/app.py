@@ -29,9 +29,11 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.online.moderation import MODERATOR_WELCOME
+from audiocrib.server.gate import counted_as
 from audiocrib.server.limits import Limits, TokenBucket
 from audiocrib.server.moderating import Moderation, Online
 from audiocrib.server.outbox import Mailbox, Outbox
+from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
 from audiocrib.server.records import Player, Seat, Status, StoreError, Table
 from audiocrib.server.room import Outgoing, Room
 from audiocrib.server.store import Store
@@ -87,13 +89,15 @@ class _Disconnect(Exception):
 
 
 class Server:
-    """The lobby's side of the server: the store, the password (None for none), the limits and who is connected."""
+    """The lobby's side of the server: the store, the password (None for none), the limits, the reverse proxies
+    whose X-Forwarded-For is believed, and who is connected."""
 
-    def __init__(self, store: Store, password: str | None = None, limits: Limits | None = None,
-                 moderators: Iterable[str] = ()) -> None:
+    def __init__(self, store: Store, password: str | None = None, limits: Limits | None = None, *,
+                 proxies: Proxies = NO_PROXIES, moderators: Iterable[str] = ()) -> None:
         self.store = store
         self.password = password
         self.limits = limits or Limits()
+        self.proxies = proxies
         self._addresses: dict[str, _Address] = {}
         self._connections: set[_Connection] = set()
         self._by_player: dict[int, _Connection] = {}
@@ -120,15 +124,24 @@ class Server:
     async def handle(self, request: web.Request, remote: str | None = None) -> web.StreamResponse:
         """One WebSocket connection, from its upgrade to its close. Its address's limits are those of ``remote``
         when given: the browser's address, for the loopback connection the web gateway opens for a browser's
-        player (`audiocrib.web`), so that player has the limits a terminal at that address would have."""
-        remote = remote if remote is not None else request.remote or ""
+        player (`audiocrib.web`), so that player has the limits a terminal at that address would have; else the
+        connection's own address, or the player's behind a trusted proxy (`audiocrib.server.proxy`)."""
+        if not origin_allowed(request):
+            return web.Response(status=403, text="This server takes connections from its own page, not another"
+                                " site's.\n")
+        if remote is not None:
+            counted_as(request, None)  # the gateway's loopback connection is the server's own, not its address's
+        remote = remote if remote is not None else client_address(request, self.proxies)
         address = self._address(remote)
         if address.open >= self.limits.connections_per_address:
             return web.Response(status=429, text="Too many connections from your address at once.\n")
         if not address.connects.take():
             return web.Response(status=429, text="Too many new connections from your address; wait a little.\n")
         socket = web.WebSocketResponse(max_msg_size=m.MAX_MESSAGE_BYTES, heartbeat=30.0, timeout=5.0)
-        await socket.prepare(request)
+        try:
+            await socket.prepare(request)
+        except ConnectionError:  # the client gave up during the upgrade: aiohttp finds this answer unsendable, quietly
+            return web.Response(status=400, text="The connection closed during the upgrade.\n")
         lim = self.limits
         connection = _Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
                                  TokenBucket(lim.refusals_rate, lim.refusals_burst),

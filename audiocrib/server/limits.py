@@ -83,3 +83,15 @@ class Limits:
     """...and at once; a line over the limit is refused with a sentence (and counts as a refused message)."""
     computer_pace: float = 0.5
     """Seconds a computer player waits before each move, so people hear one move before the next (0 in tests)."""
+    sockets_per_address: int = 60
+    """Sockets open at once from one address, counted from the moment each is accepted (before any request:
+    a browser's page requests and sockets, and a terminal's connection); more are closed at once."""
+    sockets_per_proxy: int = 5000
+    """The same for the address of a trusted proxy, whose sockets are all its players' until their requests are
+    read."""
+    request_seconds: float = 10.0
+    """Time a new socket has to send a whole request (and finish TLS first), and an idle keep-alive connection
+    to send its next one, before it is closed."""
+    files_reserve: int = 100
+    """Open files kept back from the sockets for the store, the logs and the players already in: new sockets are
+    refused once the open-file limit less this many are open (`audiocrib.server.gate.open_files`)."""

@@ -27,7 +27,9 @@ from filelock import FileLock, Timeout
 from audiocrib.engine.text import printable
 from audiocrib.online.fields import NAME, ProtocolError
 from audiocrib.server.app import PATH, Pages, Server, make_app
+from audiocrib.server.gate import GATE_KEY, Gate, GatedSite, open_files
 from audiocrib.server.limits import Limits
+from audiocrib.server.proxy import NO_PROXIES, Proxies
 from audiocrib.server.records import StoreError
 from audiocrib.server.store import Store
 
@@ -54,7 +56,10 @@ class Settings:
     keyfile: Path | None = None
     password: str | None = None
     limits: Limits = field(default_factory=Limits)
+    proxies: Proxies = NO_PROXIES
+    """The reverse proxies whose X-Forwarded-For is believed (``--trust-proxy``)."""
     moderators: tuple[str, ...] = ()
+    """The moderators' names (``--moderator``, ``--moderators``)."""
 
 
 MOST_PASSWORD_BYTES = 1024
@@ -146,7 +151,8 @@ def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = 
             raise ServeError(f"The server's file in the data folder cannot be used. {sentence}") from None
         with store:
             try:
-                server = Server(store, settings.password, settings.limits, settings.moderators)
+                server = Server(store, settings.password, settings.limits, proxies=settings.proxies,
+                                moderators=settings.moderators)
                 asyncio.run(_run(server, settings, tls, say, pages))
             except KeyboardInterrupt:  # Ctrl+C where the event loop cannot catch it itself (Windows)
                 pass
@@ -211,10 +217,23 @@ def loopback(host: str) -> bool:
 
 async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, say: Callable[[str], None],
                pages: Pages | None = None) -> None:
-    runner = web.AppRunner(make_app(server, pages), access_log=None, handle_signals=False)
+    limits = settings.limits
+    _, most = open_files(limits.files_reserve)
+    app = make_app(server, pages)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=5.0)
+
+    def handlers() -> asyncio.BaseProtocol:
+        assert runner.server is not None
+        return runner.server()
+
+    gate = Gate(handlers, limits, most, tls, proxies=settings.proxies)
+    app[GATE_KEY] = gate
+    app.middlewares.append(gate.middleware)
     await runner.setup()
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(gate.exception_handler)
     try:
-        site = web.TCPSite(runner, settings.host, settings.port, ssl_context=tls, shutdown_timeout=5.0)
+        site = GatedSite(runner, gate, settings.host, settings.port)
         try:
             await site.start()
         except OSError as error:
@@ -224,7 +243,6 @@ async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, s
         for line in _greeting(settings, port, tls is not None, pages is not None):
             say(line)
         stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
         for number in (signal.SIGINT, signal.SIGTERM):
             with suppress(NotImplementedError, RuntimeError, ValueError):  # no such handler where asyncio has none
                 loop.add_signal_handler(number, stop.set)
@@ -232,6 +250,7 @@ async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, s
         say("Stopping: closing the connections.")
     finally:
         await runner.cleanup()
+        gate.close()
 
 
 def _greeting(settings: Settings, port: int, tls: bool, page: bool = False) -> list[str]:
@@ -247,7 +266,9 @@ def _greeting(settings: Settings, port: int, tls: bool, page: bool = False) -> l
                      " computer's address on your network in place of its name.")
     else:
         lines.append(f"Friends connect to {scheme}://{shown}:{port}{PATH}.")
-    if loopback(host):
+    if loopback(host) and settings.proxies.networks:
+        lines.append("Only this computer can connect: players come in through the proxy.")
+    elif loopback(host):
         lines.append("Only this computer can connect; give --host 0.0.0.0 to let others in.")
     elif not tls:
         lines.append("Warning: without --certfile and --keyfile nothing is encrypted: names, tokens and the"
@@ -259,6 +280,10 @@ def _greeting(settings: Settings, port: int, tls: bool, page: bool = False) -> l
         lines.append(f"In a web browser, friends open {web}://{where}:{port}/ and play there.")
     if settings.password is not None:
         lines.append("Friends need the server's password to connect.")
+    if settings.proxies.networks:
+        trusted = ", ".join(str(net.network_address) if net.num_addresses == 1 else str(net)
+                            for net in settings.proxies.networks)
+        lines.append(f"Trusting the proxy at {trusted}: each player's address is read from its X-Forwarded-For.")
     if settings.moderators:
         lines.append(f"Moderators: {', '.join(settings.moderators)}.")
     lines.append(f"The server's data is in {settings.folder}.")

@@ -22,6 +22,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from audiocrib.engine.text import printable
 from audiocrib.server.limits import Limits, TokenBucket
+from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, same_origin
 from audiocrib.web.websession import WebSession
 
 __all__ = ["KEYS_A_SECOND", "MAX_FRAME", "NAMED_KEYS", "Gateway", "check_frame"]
@@ -104,20 +105,14 @@ def _text(value: object, most: int) -> bool:
     return isinstance(value, str) and len(value) <= most and printable(value)
 
 
-def same_origin(request: web.Request) -> bool:
-    """True when the socket is opened by a page of this server (its Origin header names the Host it asked)."""
-    origin = request.headers.get("Origin")
-    host = request.headers.get("Host")
-    return origin is not None and host is not None and origin in (f"http://{host}", f"https://{host}")
-
-
 class Gateway:
     """The ``/web`` sockets, each with its session; ``key`` is the secret the sessions' loopback connections
     carry (`routes`), ``ssl_context`` what they trust."""
 
     def __init__(self, limits: Limits, key: str, ssl_context: ssl.SSLContext | None,
-                 most_tabs: int = MOST_TABS) -> None:
+                 most_tabs: int = MOST_TABS, *, proxies: Proxies = NO_PROXIES) -> None:
         self.limits = limits
+        self.proxies = proxies
         self.most_tabs = most_tabs
         self.key = key
         self.ssl_context = ssl_context
@@ -138,13 +133,13 @@ class Gateway:
             host = "127.0.0.1"
         shown = f"[{host}]" if ":" in host else host
         scheme = "wss" if request.transport is not None and request.transport.get_extra_info("sslcontext") else "ws"
-        return f"{scheme}://{shown}:{port}/play/gateway/{self.key}/{browser_address(request)}"
+        return f"{scheme}://{shown}:{port}/play/gateway/{self.key}/{browser_address(request, self.proxies)}"
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """One page's socket, from its upgrade to its close."""
         if not same_origin(request):
             return web.Response(status=403, text="The page's socket is for this server's own page.\n")
-        remote = browser_address(request)
+        remote = browser_address(request, self.proxies)
         lim = self.limits
         if sum(self._open.values()) >= self.most_tabs:
             return web.Response(status=503, text=FULL)
@@ -182,13 +177,10 @@ class Gateway:
                                for s in list(self.sockets)), return_exceptions=True)
 
 
-def browser_address(request: web.Request) -> str:
-    """The browser's address as the server counts it (a proxy's, behind one), in the characters of an address."""
-    remote = request.remote or ""
-    try:
-        return str(ipaddress.ip_address(remote.split("%")[0]))
-    except ValueError:
-        return "unknown"
+def browser_address(request: web.Request, proxies: Proxies = NO_PROXIES) -> str:
+    """The browser's address as the server counts it (the player's behind a trusted proxy, else the connection's
+    own), in the characters of an address."""
+    return client_address(request, proxies)
 
 
 class _Tab:

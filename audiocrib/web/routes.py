@@ -66,7 +66,8 @@ def _files(folder: Path, suffixes: tuple[str, ...]) -> dict[str, Path]:
 def add_pages(app: web.Application, server: Server, certfile: Path | None = None, most_tabs: int = MOST_TABS) -> None:
     """Add the page, its files, the sounds, the page's socket and the gateway's loopback path to ``app`` (for a
     server with TLS from ``certfile``, taking at most ``most_tabs`` tabs at once)."""
-    gateway = Gateway(server.limits, secrets.token_hex(16), trusting(certfile), most_tabs)
+    gateway = Gateway(server.limits, secrets.token_hex(16), trusting(certfile), most_tabs,
+                      proxies=server.proxies)
     page = _files(PAGE, tuple(_TYPES))
     sounds = {cue_file(cue): SOUNDS / cue_file(cue) for cue in CUES}
     sounds = {name: path for name, path in sounds.items() if path.is_file()}
