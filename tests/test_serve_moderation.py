@@ -315,7 +315,7 @@ def admin(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_admin_acts_on_a_running_server(tmp_path: Path) -> None:
-    folder = tmp_path / "data"
+    folder = tmp_path / "data dir #1"  # read as a file URI for the records: a space and a # in it are its own
     running = Running(folder)
     try:
         async def go() -> dict[str, Any]:

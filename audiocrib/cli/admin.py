@@ -126,7 +126,8 @@ def _running(path: Path, command: dict[str, Any]) -> int:
     from audiocrib.server.moderation import ask_server
 
     if command["act"] in ("acts", "bans"):
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+        # as_uri: a Windows path (C:\...) or one with spaces is a valid SQLite URI only when written as a file URI
+        db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=5.0)
         try:
             return _print(True, _records(db, command["act"]))
         finally:
