@@ -347,7 +347,7 @@ def test_admin_acts_on_a_running_server(tmp_path: Path) -> None:
         assert out["zoe"] == "The operator banned you from this server for another 2 hours."
         assert out["again"] == (1, "", "audiocrib: Zoe is not connected.\n")
         listed = admin(folder, "acts").stdout.splitlines()
-        assert listed[0].endswith(": the operator: kick Yan, 1 minutes: Testing the kick")
+        assert listed[0].endswith(": the operator: kick Yan, 1 minute: Testing the kick")
         assert listed[1].endswith(": the operator: ban Zoe, 120 minutes: no reason given")
     finally:
         running.stop()

@@ -191,6 +191,6 @@ def _records(db: sqlite3.Connection, which: str) -> str:
     lines = []
     for at, by, act, target, minutes, reason in reversed(rows):
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))
-        long = f", {minutes} minutes" if minutes else ""
+        long = "" if not minutes else ", 1 minute" if minutes == 1 else f", {minutes} minutes"
         lines.append(f"{when}: {by}: {act} {target}{long}: {reason or 'no reason given'}")
     return "\n".join(lines) or "No acts of moderation yet."
