@@ -357,10 +357,16 @@ class Server:
 
     async def remove(self, player: int, said: str) -> None:
         connection = self._by_player.get(player)
-        if connection is not None:
-            self.outbox.put(connection.box, m.encode(m.Notice(said)))
+        if connection is None:
+            return
+        self.outbox.put(connection.box, m.encode(m.Notice(said)))
+
+        async def closing() -> bool:  # a task: a client that reads nothing holds up nobody's act for seconds
             await self.outbox.settle(connection.box)
-            await connection.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"Removed from the server.")
+            return await connection.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"Removed from the server.")
+        task = asyncio.get_running_loop().create_task(closing())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def close_table(self, table: int, said: str) -> None:
         for person in await self.tables.close_table(table, said):
