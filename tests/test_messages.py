@@ -72,6 +72,11 @@ EXAMPLES: list[m.Message] = [
     m.ChatFrom("Bob", "gg"),
     m.Notice("Bob left the table; his seat waits for him."),
     m.Pong(41),
+    m.SignIn("Ann", None, None, 1, "correct horse battery"),
+    m.AskAccount(),
+    m.SetPassword(None, "correct horse battery"),
+    m.SignOutEverywhere(),
+    m.AccountState("Ann", True, TOKEN, "Your password is changed."),
 ]
 
 

@@ -24,6 +24,7 @@ import aiohttp
 
 from audiocrib.engine.text import printable
 from audiocrib.online import messages as m
+from audiocrib.online.accounts import SIGNED_OUT
 from audiocrib.online.fields import ProtocolError
 
 __all__ = ["CONNECTED_ELSEWHERE", "NOT_CONNECTED", "NO_ANSWER", "Link", "LinkState"]
@@ -192,6 +193,9 @@ class Link:
                             reason = _close_reason(socket, frame)
                             if reason == ELSEWHERE:  # reconnecting would close the other copy's, and so on
                                 self._changed(LinkState("refused", CONNECTED_ELSEWHERE))
+                                return None, welcomed
+                            if reason == SIGNED_OUT:  # the token is revoked: trying it again would be refused
+                                self._changed(LinkState("refused", SIGNED_OUT))
                                 return None, welcomed
                             return reason, welcomed
                         try:

@@ -53,6 +53,10 @@ class OnlineClient:
         self.name = name
         self.token = token
         self.password = password
+        self.name_password: str | None = None
+        """The password protecting ``name``, to sign in with when there is no token (forgotten once welcomed)."""
+        self.account: m.AccountState | None = None
+        """The account as the server last told it (None: not asked yet)."""
         self.clock = clock
         self.inbox: deque[Said] = deque(maxlen=1000)
         self.welcome: m.Welcome | None = None
@@ -93,12 +97,15 @@ class OnlineClient:
 
     # ----------------------------------------------------------------- the link's side
     def _hello(self) -> m.Hello:
+        if self.token is None and self.name_password is not None:
+            return m.SignIn(self.name, None, self.password, m.PROTOCOL_VERSION, self.name_password)
         return m.Hello(self.name, self.token, self.password, m.PROTOCOL_VERSION)
 
     def _changed(self, state: LinkState) -> None:
         if state.kind == "connected" and state.welcome is not None:
             self.welcome = state.welcome
             self.name, self.token = state.welcome.name, state.welcome.token
+            self.name_password = None  # the token signs in from now on
             self.inbox.append(Said("connected", state.welcome.name))
             self.dropped = False
         elif state.kind == "lost":
@@ -156,6 +163,30 @@ class OnlineClient:
             return answers
         refusal = next((a for a in answers if isinstance(a, m.Refused)), None)
         return refusal.sentence if refusal is not None else answers
+
+    def _account_answer(self, message: m.Message) -> m.AccountState | str:
+        answers = self._ask(message)
+        if isinstance(answers, str):
+            return answers
+        found = next((a for a in answers if isinstance(a, m.AccountState)), None)
+        if found is None:
+            return "The server did not say how your name stands."
+        self.account = found
+        if found.token is not None:
+            self.token = found.token
+        return found
+
+    def ask_account(self) -> m.AccountState | str:
+        """Whether this player's name is protected by a password, or why it is not known."""
+        return self._account_answer(m.AskAccount())
+
+    def set_password(self, old: str | None, new: str | None) -> m.AccountState | str:
+        """Protect the name, change its password (``old`` the one it has), or (``new`` None) take it off."""
+        return self._account_answer(m.SetPassword(old, new))
+
+    def sign_out_everywhere(self) -> m.AccountState | str:
+        """Revoke every token of this player but the new one this client keeps (`token`)."""
+        return self._account_answer(m.SignOutEverywhere())
 
     def ask_lobby(self) -> m.Lobby | str:
         """The lobby now, or why not."""

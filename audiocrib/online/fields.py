@@ -309,7 +309,9 @@ def fields_text(record: Any, first: str = "{") -> str:
     return first + "".join([", " + key + field.text(getattr(record, name)) for key, name, field in shape]) + "}"
 
 
-_ReadPlan = tuple[frozenset[str], tuple[tuple[str, str, Field, str], ...]]
+_ReadPlan = tuple[frozenset[str], tuple[tuple[str, str, Field, str, bool], ...]]
+"""The field names, and for each field: its name, its name as said, its `Field`, its place in a refusal, and
+whether it may be left out (``metadata["optional"]``: it then takes its default)."""
 _READ_PLANS: dict[tuple[type, str], _ReadPlan] = {}
 
 
@@ -319,7 +321,8 @@ def _read_plan(cls: type, where: str) -> _ReadPlan:
     own words and entry numbers, so there are few)."""
     fields = dataclasses.fields(cls)
     plan = (frozenset(f.name for f in fields),
-            tuple((f.name, f.name.replace("_", " "), f.metadata["field"], f"the {f.name.replace('_', ' ')} in {where}")
+            tuple((f.name, f.name.replace("_", " "), f.metadata["field"], f"the {f.name.replace('_', ' ')} in {where}",
+                   bool(f.metadata.get("optional")))
                   for f in fields))
     if len(_READ_PLANS) < 10_000:
         _READ_PLANS[(cls, where)] = plan
@@ -338,8 +341,10 @@ def read_fields(cls: type, data: Any, where: str, skip: set[str]) -> Any:
         if key not in names and key not in skip:
             raise ProtocolError(f"{where[0].upper()}{where[1:]} has no field called {field_named(key)}.")
     values = {}
-    for name, spoken, field, field_where in fields:
+    for name, spoken, field, field_where, optional in fields:
         if name not in data:
+            if optional:  # a field added to the protocol later: a client written before it leaves it out
+                continue
             raise ProtocolError(f"{where[0].upper()}{where[1:]} needs its {spoken}.")
         values[name] = field.read(data[name], field_where)
     try:

@@ -72,6 +72,9 @@ MAX_MESSAGE_BYTES = 64 * 1024
 MAX_SERVER_MESSAGE_BYTES = 8 * 1024 * 1024
 """The largest message a server may send: a view carries the seat's whole log, tens of kilobytes a game."""
 MAX_LOBBY_TABLES = 100
+LOBBY_PAGE = 20
+"""Tables on one page of the lobby (a server sends at most this many in a `Lobby`)."""
+MAX_LOBBY_PAGES = 10**6
 MAX_PEOPLE = 500
 MAX_NEWS_EVENTS = 10_000
 _SEAT = Number(0, 5)
@@ -118,9 +121,11 @@ class Hello(Message):
 
 @dataclass(frozen=True, slots=True)
 class AskLobby(Message):
-    """Ask for the lobby: the tables listed and who is there."""
+    """Ask for a page of the lobby: the tables listed there (`LOBBY_PAGE` a page; the first page when ``page`` is
+    left out) and who is there."""
 
     type: ClassVar[str] = "lobby"
+    page: int = field(default=1, metadata={"field": Number(1, MAX_LOBBY_PAGES), "optional": True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,12 +290,15 @@ class TableSummary:
 
 @dataclass(frozen=True, slots=True)
 class Lobby(Message):
-    """The lobby: the public tables (at most a hundred; ``more`` says how many were left out) and who is there."""
+    """A page of the lobby: its public tables (the ``page``-th `LOBBY_PAGE` of them, of ``pages``; ``more`` says
+    how many are on the pages after it) and who is there (at most `MAX_PEOPLE` names)."""
 
     type: ClassVar[str] = "lobby_list"
     tables: tuple[TableSummary, ...] = field(metadata={"field": Many(Record(TableSummary), MAX_LOBBY_TABLES)})
     more: int = field(metadata={"field": Number(0, 10**9)})
     people: tuple[str, ...] = field(metadata={"field": Many(NAME, MAX_PEOPLE)})
+    page: int = field(default=1, metadata={"field": Number(1, MAX_LOBBY_PAGES)})
+    pages: int = field(default=1, metadata={"field": Number(1, MAX_LOBBY_PAGES)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,12 +405,70 @@ class Pong(Message):
     number: int = field(metadata={"field": Number(0, 1_000_000)})
 
 
+# Accounts: a name protected by a password, signed in to from anywhere (docs/protocol.md, "Accounts").
+
+
+@dataclass(frozen=True, slots=True)
+class SignIn(Hello):
+    """A hello that signs in to a name protected by a password, from a computer or browser without its token: the
+    hello's fields (``token`` null) and the name's password. Answered by `Welcome` with a new token for this
+    computer or browser; the tokens of the others stay good."""
+
+    type: ClassVar[str] = "sign_in"
+    name_password: str = field(metadata={"field": PASSWORD})
+
+    def __post_init__(self) -> None:
+        if self.token is not None:
+            raise ProtocolError("A sign in message has no token: the name and its password are enough.")
+
+
+@dataclass(frozen=True, slots=True)
+class AskAccount(Message):
+    """Ask whether this player's name is protected by a password (answered with `AccountState`)."""
+
+    type: ClassVar[str] = "account"
+
+
+@dataclass(frozen=True, slots=True)
+class SetPassword(Message):
+    """Protect this player's name with ``new_password``, or change its password (``old_password`` the one it has),
+    or (``new_password`` null) take the protection off. Answered with `AccountState`."""
+
+    type: ClassVar[str] = "set_password"
+    old_password: str | None = field(metadata={"field": Maybe(PASSWORD)})
+    new_password: str | None = field(metadata={"field": Maybe(PASSWORD)})
+
+
+@dataclass(frozen=True, slots=True)
+class SignOutEverywhere(Message):
+    """Revoke every token this player holds, on every computer and browser, and close their other connections;
+    this connection goes on with a new token, in the `AccountState` that answers."""
+
+    type: ClassVar[str] = "sign_out_everywhere"
+
+
+@dataclass(frozen=True, slots=True)
+class AccountState(Message):
+    """This player's account: their name, whether a password protects it, a new token to keep in place of the old
+    one (after signing out everywhere; else null), and a sentence saying what changed (null when only asked)."""
+
+    type: ClassVar[str] = "account_state"
+    name: str = field(metadata={"field": NAME})
+    protected: bool = field(metadata={"field": Flag()})
+    token: str | None = field(metadata={"field": Maybe(TOKEN)})
+    sentence: str | None = field(metadata={"field": Maybe(SENTENCE)})
+
+
+ACCOUNT_MESSAGES = (SignIn, AskAccount, SetPassword, SignOutEverywhere)
+"""What a client sends about its account (answered by `audiocrib.server.accounts`)."""
+
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     c.type: c for c in (Hello, AskLobby, CreateTable, Join, Leave, Start, Move, Chat, Who, GiveSeat, TakeSeatBack,
-                        Ping, LookBack, Moderate, Mute, Unmute)
+                        Ping, LookBack, *ACCOUNT_MESSAGES, Moderate, Mute, Unmute)
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {
-    c.type: c for c in (Welcome, Refused, Lobby, TableState, ViewOf, News, ChatFrom, Notice, Pong, PastView)
+    c.type: c for c in (Welcome, Refused, Lobby, TableState, ViewOf, News, ChatFrom, Notice, Pong, PastView,
+                        AccountState)
 }
 
 

@@ -29,8 +29,10 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.online.moderation import MODERATOR_WELCOME
+from audiocrib.server.accounts import SIGNED_OUT, Accounts
 from audiocrib.server.gate import counted_as
-from audiocrib.server.limits import Limits, TokenBucket
+from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
+from audiocrib.server.lobby import Board
 from audiocrib.server.moderating import Moderation, Online
 from audiocrib.server.outbox import Mailbox, Outbox
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
@@ -45,6 +47,9 @@ PATH = "/play"
 """Where the WebSocket endpoint listens."""
 CHAT_TOO_FAST = "You are chatting too fast; wait a few seconds before the next line."
 HELLO_FIRST = "Say hello first: the first message on a connection is hello."
+ADDRESS_TOO_FAST = "Too many messages from your address; slow down."
+TOO_MANY_NAMES = "Too many new names have been made from your address this hour; use one you made, or wait."
+TOO_MANY_TABLES = "Too many tables have been opened from your address this hour; join one, or wait."
 TEXT_ONLY = "A message must be sent as text, not as binary data."
 PLAY_MESSAGES = (m.Start, m.Move, m.Leave, m.GiveSeat, m.TakeSeatBack)
 Answers = list[tuple[int | None, m.Message]]
@@ -60,10 +65,20 @@ class _Address:
     messages: TokenBucket
     connects: TokenBucket
     wrong_passwords: TokenBucket
+    names: TokenBucket
+    tables: TokenBucket
+    sign_ins: TokenBucket
     open: int = 0
+    connections: set[_Connection] = field(default_factory=set)
 
     def idle(self) -> bool:
-        return self.open == 0 and self.messages.full and self.connects.full and self.wrong_passwords.full
+        return self.open == 0 and all(b.full for b in (self.messages, self.connects, self.wrong_passwords,
+                                                         self.names, self.tables, self.sign_ins))
+
+    def heaviest(self) -> _Connection | None:
+        """The connection from here that sent the most lately and is not being closed already."""
+        going = [c for c in self.connections if not c.cut]
+        return max(going, key=lambda c: c.lately.now()) if going else None
 
 
 @dataclass(eq=False, slots=True)
@@ -76,7 +91,10 @@ class _Connection:
     refusals: TokenBucket
     chats: TokenBucket
     box: Mailbox
+    lately: LatelyCount
     player: Player | None = None
+    cut: bool = False
+    """True once it is being closed for sending the most from an address over its limit."""
     token: str | None = None
     table: int | None = None
     remote: str = ""
@@ -103,6 +121,11 @@ class Server:
         self._by_player: dict[int, _Connection] = {}
         self._closing: set[asyncio.Task[bool]] = set()
         self.outbox = Outbox(store, _store_failed)
+        self.board = Board(store)
+        self.local_only = False
+        """True when only this computer can reach the server (it listens on loopback with no proxy in front):
+        then there are no strangers, and new names and tables are not limited per hour."""
+        self.accounts = Accounts(store, self.limits)
         self.tables = Tables(store, self.limits, self._send_out, lambda player: player in self._by_player,
                              self._after_sent)
         self.moderation = Moderation(store, moderators, self)
@@ -117,7 +140,9 @@ class Server:
             lim = self.limits
             found = _Address(TokenBucket(lim.address_rate, lim.address_burst),
                              TokenBucket(lim.connects_rate, lim.connects_burst),
-                             TokenBucket(lim.wrong_passwords_rate, lim.wrong_passwords_burst))
+                             TokenBucket(lim.wrong_passwords_rate, lim.wrong_passwords_burst),
+                             per_hour(lim.new_names_per_hour), per_hour(lim.new_tables_per_hour),
+                             TokenBucket(lim.sign_ins_rate, lim.sign_ins_burst))
             self._addresses[remote] = found
         return found
 
@@ -145,18 +170,22 @@ class Server:
         lim = self.limits
         connection = _Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
                                  TokenBucket(lim.refusals_rate, lim.refusals_burst),
-                                 TokenBucket(lim.chat_rate, lim.chat_burst), Mailbox(socket))
+                                 TokenBucket(lim.chat_rate, lim.chat_burst), Mailbox(socket),
+                                 LatelyCount(lim.heaviest_seconds))
         connection.remote = remote
         address.open += 1
+        address.connections.add(connection)
         self._connections.add(connection)
         try:
             await self._serve(connection)
         finally:
             address.open -= 1
+            address.connections.discard(connection)
             self._connections.discard(connection)
             if connection.player is not None and self._by_player.get(connection.player.id) is connection:
                 del self._by_player[connection.player.id]
                 self.moderation.gone(connection.player.id)
+                self.board.people_changed()
                 await self.tables.connected(connection.player.id, False)
         return socket
 
@@ -188,8 +217,14 @@ class Server:
 
     async def _one(self, connection: _Connection, frame: WSMessage) -> None:
         """Answer one frame (or refuse it, or close the connection by raising `_Disconnect`)."""
+        connection.lately.add()
+        if connection.cut:
+            raise _Disconnect(ADDRESS_TOO_FAST)
         if not connection.address.messages.take():
-            raise _Disconnect("Too many messages from your address; slow down.")
+            heaviest = connection.address.heaviest()
+            if heaviest is None or heaviest is connection:
+                raise _Disconnect(ADDRESS_TOO_FAST)
+            self._cut(heaviest)  # this one's message goes on: the address is under its limit again without it
         if not connection.messages.take():
             raise _Disconnect("Too many messages; slow down.")
         message: m.Message | None = None
@@ -199,6 +234,8 @@ class Server:
             message = m.decode_from_client(frame.data)
             if isinstance(message, (*PLAY_MESSAGES, m.Chat)):
                 answers = await self._at_table(connection, message)
+            elif isinstance(message, m.ACCOUNT_MESSAGES):
+                answers = await self._account(connection, message)
             elif isinstance(message, (m.Moderate, m.Mute, m.Unmute)) and connection.player is not None:
                 answers = [(None, m.Notice(await self._moderate(connection.player, message)))]
             else:
@@ -232,6 +269,11 @@ class Server:
             return [(None, self._lobby())]
         return []
 
+    def _cut(self, connection: _Connection) -> None:
+        """Close ``connection``, the one that sent most from an address over its limit."""
+        connection.cut = True
+        self._close_later(connection, ADDRESS_TOO_FAST)
+
     def _after_sent(self, player: int, then: Callable[[], None]) -> None:
         target = self._by_player.get(player)
         if target is not None:
@@ -258,20 +300,17 @@ class Server:
     def _answer(self, connection: _Connection, message: m.Message) -> Answers:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
         if isinstance(message, m.Hello):
-            welcome = self._hello(connection, message)
-            out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
-            connection.table = at if at is not None else connection.table
-            if connection.player is not None and self.moderation.is_moderator(connection.player.name):
-                out.insert(0, (connection.player.id, m.Notice(MODERATOR_WELCOME)))
-            return [(None, welcome), *out]
+            return self._welcome_back(connection, self._hello(connection, message))
         if connection.player is None:
             raise ProtocolError(HELLO_FIRST)
         player = connection.player
         if isinstance(message, m.Ping):
             return [(None, m.Pong(message.number))]
         if isinstance(message, m.AskLobby):
-            return [(None, self._lobby())]
+            return [(None, self._lobby(message.page))]
         if isinstance(message, m.CreateTable):
+            if not self.local_only and not connection.address.tables.take():
+                raise ProtocolError(TOO_MANY_TABLES)
             table = self._create(player, message)
             connection.table = table.id
             return [(None, self._table_state(table.id, player))]
@@ -299,8 +338,39 @@ class Server:
             return [(None, self._table_state(connection.table, player))]
         raise ProtocolError("That type of message is not part of the protocol.")  # pragma: no cover
 
+    def _welcome_back(self, connection: _Connection, welcome: m.Message) -> Answers:
+        """The welcome, then the catch-up of the tables the player sits at."""
+        out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
+        connection.table = at if at is not None else connection.table
+        if connection.player is not None and self.moderation.is_moderator(connection.player.name):
+            out.insert(0, (connection.player.id, m.Notice(MODERATOR_WELCOME)))
+        return [(None, welcome), *out]
+
+    async def _account(self, connection: _Connection, message: m.Message) -> Answers:
+        """Signing in with a name's password, and the account's messages (`audiocrib.server.accounts`)."""
+        if isinstance(message, m.SignIn):
+            self._hello_checks(connection, message)
+            player, token = await self.accounts.sign_in(connection.address.sign_ins, message)
+            return self._welcome_back(connection, self._welcome(connection, player, token))
+        if connection.player is None:
+            raise ProtocolError(HELLO_FIRST)
+        state = await self.accounts.answer(connection.address.sign_ins, connection.player, message)
+        if state.token is not None:  # signed out everywhere: this connection has the new token, the others go
+            connection.token = state.token
+            for other in [c for c in self._connections if c is not connection and c.player == connection.player]:
+                self._close_later(other, SIGNED_OUT)
+        return [(None, state)]
+
+    def _close_later(self, connection: _Connection, reason: str) -> None:
+        task = asyncio.get_running_loop().create_task(connection.socket.close(
+            code=WSCloseCode.POLICY_VIOLATION, message=reason.encode("ascii")))
+        self._closing.add(task)  # kept until done: the loop holds only a weak reference to a task
+        task.add_done_callback(self._closing.discard)
+
     # ----------------------------------------------------------------- hello
-    def _hello(self, connection: _Connection, hello: m.Hello) -> m.Message:
+    def _hello_checks(self, connection: _Connection, hello: m.Hello) -> None:
+        """Refuse a second hello, another protocol version, a missing or wrong server password, or a banned address
+        or name (`audiocrib.server.moderating`)."""
         if connection.player is not None:
             raise ProtocolError("You have said hello already on this connection.")
         if hello.version != m.PROTOCOL_VERSION:
@@ -312,25 +382,33 @@ class Server:
         banned = self.moderation.hello_refusal(None if hello.token else hello.name, connection.remote)
         if banned is not None:
             raise ProtocolError(banned)
+
+    def _hello(self, connection: _Connection, hello: m.Hello) -> m.Message:
+        self._hello_checks(connection, hello)
         if hello.token is not None:
             player = self.store.player_by_token(hello.token)
             if player is None:
                 raise ProtocolError("This server does not know your token; connect without one to choose a name.")
             token = hello.token
-            banned = self.moderation.hello_refusal(player.name, "")
-            if banned is not None:
-                raise ProtocolError(banned)
         else:
+            if not self.local_only and not connection.address.names.take():
+                raise ProtocolError(TOO_MANY_NAMES)
             player, token = self.store.add_player(hello.name)
+        return self._welcome(connection, player, token)
+
+    def _welcome(self, connection: _Connection, player: Player, token: str) -> m.Message:
+        """Make this connection the player's (closing the one they had before, if any); a banned name, found by its
+        token, is refused."""
+        banned = self.moderation.hello_refusal(player.name, "")
+        if banned is not None:
+            raise ProtocolError(banned)
         earlier = self._by_player.get(player.id)
         if earlier is not None:  # the player is back on a new connection (the old one may be dead): that one goes
-            task = asyncio.get_running_loop().create_task(earlier.socket.close(
-                code=WSCloseCode.POLICY_VIOLATION, message=b"You connected again from elsewhere."))
-            self._closing.add(task)  # kept until done: the loop holds only a weak reference to a task
-            task.add_done_callback(self._closing.discard)
+            self._close_later(earlier, "You connected again from elsewhere.")
         self._by_player[player.id] = connection
         connection.player, connection.token = player, token
         self.moderation.welcome(player.id)
+        self.board.people_changed()
         return m.Welcome(player.name, token, m.PROTOCOL_VERSION)
 
     def _password_ok(self, connection: _Connection, given: str | None) -> bool:
@@ -377,17 +455,13 @@ class Server:
                 await self._send(connection, lobby)
 
     # ----------------------------------------------------------------- lobby and tables
-    def _lobby(self) -> m.Lobby:
-        tables = [t for t in self.store.tables(Status.OPEN, Status.PLAYING) if t.public]
-        shown = tables[: m.MAX_LOBBY_TABLES]
-        people = sorted({c.player.name for c in self._connections if c.player is not None}, key=str.casefold)
-        return m.Lobby(tuple(self._summary(t) for t in shown), len(tables) - len(shown),
-                       tuple(people[: m.MAX_PEOPLE]))
+    def _lobby(self, page: int = 1) -> m.Lobby:
+        """A page of the lobby, from the board (`audiocrib.server.lobby`): made once until something on it
+        changes, however often it is asked."""
+        return self.board.page(page, self._people_here)
 
-    def _summary(self, table: Table) -> m.TableSummary:
-        host = self.store.player(table.host)
-        return m.TableSummary(table.id, host.name if host else "nobody", table.rules, len(table.open_seats),
-                              sum(1 for s in table.seats if s.computer is not None), table.status is Status.PLAYING)
+    def _people_here(self) -> list[str]:
+        return [c.player.name for c in self._by_player.values() if c.player is not None]
 
     def _create(self, player: Player, asked: m.CreateTable) -> Table:
         hosting = [t for t in self.store.tables_of(player.id) if t.host == player.id and t.status is Status.OPEN]
@@ -450,6 +524,7 @@ class Server:
         """Stop the computer players, send what is held, and close every connection, saying the server is
         stopping (on shutdown)."""
         self.tables.close()
+        self.accounts.close()
         self.outbox.flush()
         await asyncio.gather(*(c.box.writer for c in list(self._connections) if c.box.writer is not None),
                              return_exceptions=True)

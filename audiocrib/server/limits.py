@@ -14,11 +14,12 @@ True
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Limits", "TokenBucket"]
+__all__ = ["LatelyCount", "Limits", "TokenBucket", "per_hour"]
 
 
 class TokenBucket:
@@ -45,6 +46,43 @@ class TokenBucket:
     def full(self) -> bool:
         """True once the bucket has filled again (nothing taken lately): it can be forgotten."""
         return self._tokens + (self._clock() - self._last) * self.rate >= self.burst
+
+
+class LatelyCount:
+    """How many messages were sent lately: each adds one, and the count fades by half about every ``seconds``
+    times ln 2 (read from ``clock``).
+
+    >>> clock = iter([0.0, 0.0, 0.0, 10.0]).__next__
+    >>> lately = LatelyCount(seconds=10.0, clock=clock)
+    >>> lately.add(), lately.add()
+    (1.0, 2.0)
+    >>> round(lately.now(), 2)  # ten seconds later: faded by e
+    0.74
+    """
+
+    __slots__ = ("_clock", "_last", "_value", "seconds")
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds, self._clock = seconds, clock
+        self._value = 0.0
+        self._last = clock()
+
+    def now(self) -> float:
+        """The count now."""
+        moment = self._clock()
+        self._value *= math.exp(-(moment - self._last) / self.seconds)
+        self._last = moment
+        return self._value
+
+    def add(self) -> float:
+        """Count one message more; the count now."""
+        self._value = self.now() + 1.0
+        return self._value
+
+
+def per_hour(most: int) -> TokenBucket:
+    """A bucket of ``most`` at once that fills again over an hour."""
+    return TokenBucket(most / 3600.0, most)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,3 +133,20 @@ class Limits:
     files_reserve: int = 100
     """Open files kept back from the sockets for the store, the logs and the players already in: new sockets are
     refused once the open-file limit less this many are open (`audiocrib.server.gate.open_files`)."""
+    new_names_per_hour: int = 30
+    """New names (players) one address may make in an hour (as a bucket: that many at once, then one every
+    120 seconds); not counted on a server only this computer can reach (`Server.local_only`)."""
+    new_tables_per_hour: int = 30
+    """New tables one address may open in an hour, the same way."""
+    heaviest_seconds: float = 5.0
+    """How quickly a connection's count of messages sent lately forgets (its half-life is this many seconds
+    times ln 2): when an address sends over its limit, the connection that sent most lately is the one closed."""
+    sign_ins_rate: float = 0.2
+    """Password hashes a second one address may cost the server (signing in, setting or changing a password: each
+    is an Argon2id hash, tens of milliseconds of CPU), on average..."""
+    sign_ins_burst: int = 10
+    """...and at once."""
+    name_sign_ins_rate: float = 1 / 30
+    """Password tries a second for one name, from any address (one every thirty seconds), on average..."""
+    name_sign_ins_burst: int = 5
+    """...and at once: guessing a name's password from many addresses is as slow as from one."""

@@ -7,7 +7,7 @@ from audiocrib.server.moderation_schema import MODERATION
 
 __all__ = ["MIGRATIONS", "SCHEMA", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The layout of the file (SQLite's ``user_version``). A file of an older version is brought up to this one when it
 is opened (`MIGRATIONS`, in the same transaction); a newer or unknown one is refused, never changed."""
 
@@ -60,6 +60,18 @@ BEGIN SELECT RAISE(ABORT, 'events are never changed'); END;
 """Version 1 of the file; a new file is made as version 1, then brought up to date like an old one, so the two
 never differ."""
 
+ACCOUNTS_MIGRATION = (
+    # 4 -> 5: a token for each computer or browser a player signed in from (`audiocrib.server.accounts`), the one
+    # each player had kept as their first; and the Argon2id hash of the password protecting a name (NULL: none).
+    # players.token_hash stays (SQLite cannot drop a UNIQUE column) but is no longer read: `tokens` is.
+    "CREATE TABLE tokens (hash BLOB PRIMARY KEY, player INTEGER NOT NULL REFERENCES players(id),"
+    " created REAL NOT NULL) WITHOUT ROWID",
+    "CREATE INDEX tokens_player ON tokens(player)",
+    "INSERT INTO tokens (hash, player, created) SELECT token_hash, id, created FROM players",
+    "ALTER TABLE players ADD COLUMN password_hash TEXT"
+    " CHECK (password_hash IS NULL OR password_hash LIKE '$argon2id$%')",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 1 -> 2: the move time limit kept with its table, and the computer player keeping a person's seat
         "ALTER TABLE tables ADD COLUMN move_limit INTEGER"
@@ -72,6 +84,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 3 -> 4: a playing table's clocks (`audiocrib.server.clocks`), so a restart goes on with the time left
         "CREATE TABLE clocks (table_id INTEGER PRIMARY KEY REFERENCES tables(id), clocks TEXT NOT NULL)",
     ),
-    MODERATION,  # 4 -> 5: moderators' acts, bans, chat mutes, players' own mutes, the operator's requests
+    ACCOUNTS_MIGRATION,
+    MODERATION,  # 5 -> 6: moderators' acts, bans, chat mutes, players' own mutes, the operator's requests
 )
 """``MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""

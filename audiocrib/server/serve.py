@@ -153,6 +153,7 @@ def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = 
             try:
                 server = Server(store, settings.password, settings.limits, proxies=settings.proxies,
                                 moderators=settings.moderators)
+                server.local_only = loopback(settings.host) and not settings.proxies.networks
                 asyncio.run(_run(server, settings, tls, say, pages))
             except KeyboardInterrupt:  # Ctrl+C where the event loop cannot catch it itself (Windows)
                 pass

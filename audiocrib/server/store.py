@@ -10,7 +10,8 @@ anyone survives a kill or a power cut. Each game is kept as its header (rules, n
 events, one row each, in order; a game is rebuilt by the engine's own loading, which plays the moves again from
 the seed and refuses a log that does not follow (`audiocrib.engine.errors.SaveError`).
 
-Secrets: a player's token is kept only as its SHA-256; a game's seed is kept in its table's row and leaves the
+Secrets: a player's tokens are kept only as their SHA-256, a password only as its Argon2id hash
+(`audiocrib.server.account_store`); a game's seed is kept in its table's row and leaves the
 store only inside the `Game` that `start` and `game` rebuild.
 
 One `Store` holds one connection, for one thread (the server's event loop); only `sync` and `checkpointer` may
@@ -36,7 +37,7 @@ import sqlite3
 import threading
 import time
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -45,6 +46,8 @@ from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.saving import save_value
 from audiocrib.engine.text import own_word
+from audiocrib.online.accounts import protected_name
+from audiocrib.server.account_store import AccountStore
 from audiocrib.server.records import (
     Player,
     Seat,
@@ -64,7 +67,7 @@ __all__ = ["SCHEMA_VERSION", "Player", "Seat", "Status", "Store", "StoreError", 
 _TABLE_COLUMNS = "id, code, host, public, rules, auto_go, status, move_limit"
 
 
-class Store:
+class Store(AccountStore):
     """The server's SQLite file at ``path`` (created with its folder if new; ":memory:" for a store that
     vanishes). Refuses a file of another schema version with a `StoreError`."""
 
@@ -76,6 +79,8 @@ class Store:
         self._playing: dict[int, int] = {}  # playing table -> its log's length, as this store last wrote it
         self.commits = 0
         """Write transactions committed through this store (each in the log when counted)."""
+        self.on_table: Callable[[int], None] | None = None
+        """Told the id of each table made or changed (seats, start, end), once written: the lobby's summary."""
         self.later = later and self._path != ":memory:"
         """True when a commit is on disk only after `sync` (the server's store); False when each is at once (or,
         in memory, never)."""
@@ -179,13 +184,17 @@ class Store:
         token = new_token()
         digest = token_hash(token)
         with self._writing():
-            if self._db.execute("SELECT 1 FROM players WHERE name_key = ?", (key,)).fetchone():
+            taken = self._db.execute("SELECT password_hash FROM players WHERE name_key = ?", (key,)).fetchone()
+            if taken and taken[0] is not None:
+                raise StoreError(protected_name(name))
+            if taken:
                 raise StoreError(f"The name {name} is taken on this server; choose another.")
             cursor = self._db.execute(
                 "INSERT INTO players (name, name_key, token_hash, created) VALUES (?, ?, ?, ?)",
                 (_nfc(name), key, digest, time.time()),
             )
-        assert cursor.lastrowid is not None
+            assert cursor.lastrowid is not None
+            self._keep_token(cursor.lastrowid, token)
         return Player(cursor.lastrowid, _nfc(name)), token
 
     def player(self, player_id: int) -> Player | None:
@@ -193,14 +202,6 @@ class Store:
         if not _is_id(player_id):
             return None
         row = self._db.execute("SELECT id, name FROM players WHERE id = ?", (player_id,)).fetchone()
-        return Player(*row) if row else None
-
-    def player_by_token(self, token: str) -> Player | None:
-        """The player this token was given to, or None for any other text (wrong, empty, huge, not ASCII)."""
-        digest = token_hash(token)
-        if digest is None:
-            return None
-        row = self._db.execute("SELECT id, name FROM players WHERE token_hash = ?", (digest,)).fetchone()
         return Player(*row) if row else None
 
     # ----------------------------------------------------------------- tables
@@ -227,7 +228,12 @@ class Store:
                 self._write_seat(cursor.lastrowid, index, seat, new=True)
         table = self.table(cursor.lastrowid)
         assert table is not None
+        self._changed(table.id)
         return table
+
+    def _changed(self, table: int) -> None:
+        if self.on_table is not None:
+            self.on_table(table)
 
     def _free_code(self) -> str:
         for _ in range(100):
@@ -254,6 +260,7 @@ class Store:
             if not 0 <= index < Rules.from_json(json.loads(found["rules"])).players:
                 raise StoreError(f"Table {table} has no seat {index + 1}.")
             self._write_seat(table, index, seat)
+        self._changed(table)
         updated = self.table(table)
         assert updated is not None
         return updated
@@ -272,6 +279,7 @@ class Store:
             if seat is None or seat[0] is None:
                 raise StoreError("Only a person's seat can be kept by a computer player.")
             self._db.execute("UPDATE seats SET stand_in = ? WHERE table_id = ? AND seat = ?", (level, table, index))
+        self._changed(table)
         updated = self.table(table)
         assert updated is not None
         return updated
@@ -351,6 +359,7 @@ class Store:
             self._table_row(table)
             self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
         self._playing.pop(table, None)
+        self._changed(table)
 
     # ----------------------------------------------------------------- clocks
     def clocks(self, table: int) -> str | None:
@@ -387,6 +396,7 @@ class Store:
             self._db.execute("UPDATE tables SET status = 'playing' WHERE id = ?", (table,))
             self._insert(table, 0, game.events)
         self._wrote(table, 0, game.events)
+        self._changed(table)
         return game
 
     def append(self, table: int, first_index: int, events: Iterable[Event]) -> None:
@@ -411,6 +421,7 @@ class Store:
         still refuses a gap if another connection wrote meanwhile)."""
         if any(isinstance(e, MatchWon) for e in events):
             self._playing.pop(table, None)
+            self._changed(table)  # over: out of the lobby
         else:
             self._playing[table] = first_index + len(events)
 

@@ -14,6 +14,7 @@ from audiocrib.engine.game import Phase
 from audiocrib.online import messages as m
 from audiocrib.online.fields import NAME, ProtocolError
 from audiocrib.online.sayings import chat_line, lobby_people, table_line, who_is_here
+from audiocrib.shell.account import ACCOUNT_ITEM, AccountScreens
 from audiocrib.shell.keys import CREATE_ITEMS, MOVE_LIMITS, Mode
 from audiocrib.shell.lineedit import LineEdit
 from audiocrib.shell.moderating import PEOPLE_ITEM, Moderating
@@ -27,7 +28,7 @@ LOBBY_IS_FIRST = "This is the lobby, the first screen here; Settings and Quit ar
 UNKNOWN_TOKEN = "This server does not know your token; connect without one to choose a name."
 
 
-class OnlineScreens(Moderating):
+class OnlineScreens(AccountScreens, Moderating):
     """The online screens and the chat and who keys."""
 
     # ----------------------------------------------------------------- address, name, connecting
@@ -93,7 +94,7 @@ class OnlineScreens(Moderating):
         self.book.name = name
         self._connect()
 
-    def _connect(self, password: str | None = None, fresh: bool = False) -> None:
+    def _connect(self, password: str | None = None, fresh: bool = False, name_password: str | None = None) -> None:
         self._close_online()
         address: Address = self.address
         kept = None if fresh else self.book.token_for(address.url)
@@ -101,6 +102,7 @@ class OnlineScreens(Moderating):
         if password is not None:
             self.password = password  # kept for this run, for a reconnection under another name
         self.client = OnlineClient(address.url, self.book.name, token, self.password, ssl_context=self.online_ssl)
+        self.client.name_password = name_password
         self.mode = Mode.CONNECTING
         self.say(f"Connecting to {address.said}, as {self.book.name}. Escape stops.")
         self.client.start()
@@ -193,6 +195,8 @@ class OnlineScreens(Moderating):
             self._to_lobby()
 
     def _refused(self, sentence: str) -> None:
+        if self._account_refused(sentence) or self._account_signed_out(sentence):
+            return
         if sentence == UNKNOWN_TOKEN:
             self.book.forget(self.address.url)
             self._connect(fresh=True)
@@ -211,6 +215,7 @@ class OnlineScreens(Moderating):
         client = self.client
         if client is None:
             return
+        self.account_open = None
         answer = client.ask_lobby()
         if isinstance(answer, str):
             self.say(answer)
@@ -230,14 +235,16 @@ class OnlineScreens(Moderating):
         """The items of the lobby, the new table's menu or the waiting room."""
         if self.mode is Mode.PEOPLE:
             return self._people_items()
+        if self.mode is Mode.LOBBY and self.account_open is not None:
+            return self._account_items()
         if self.mode is Mode.LOBBY:
             lobby = self.client.lobby if self.client is not None else None
             tables = tuple(f"table {t.number}" for t in (lobby.tables if lobby else ()))
             if self.online_only:  # a browser's first screen: its settings and quit are here, its server is fixed
                 return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
-                        PEOPLE_ITEM, "change your name", "settings", "quit")
+                        ACCOUNT_ITEM, PEOPLE_ITEM, "change your name", "settings", "quit")
             return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
-                    PEOPLE_ITEM, "change server or name", "back to the main menu")
+                    ACCOUNT_ITEM, PEOPLE_ITEM, "change server or name", "back to the main menu")
         if self.mode is Mode.CREATE:
             return CREATE_ITEMS
         host = self.client is not None and self.client.state is not None and \
@@ -299,6 +306,8 @@ class OnlineScreens(Moderating):
             self._people_choose(item)
         elif item == PEOPLE_ITEM:
             self._people_open()
+        elif self.mode is Mode.LOBBY and (self.account_open is not None or item == ACCOUNT_ITEM):
+            self._account_choose(item)
         elif item == "create a table":
             self.online_people = min(self.online_people, self.setup.rules().players)
             self.mode, self.menu_index = Mode.CREATE, 0
@@ -376,6 +385,8 @@ class OnlineScreens(Moderating):
     def _online_escape(self, key: str) -> None:
         if self.mode is Mode.PEOPLE:
             self._people_escape()
+        elif self.mode is Mode.LOBBY and self.account_open is not None:
+            self._account_close()
         elif self.mode is Mode.LOBBY and self.online_only:
             self.say(LOBBY_IS_FIRST)
         elif self.mode is Mode.LOBBY:
