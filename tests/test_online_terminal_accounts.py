@@ -33,7 +33,7 @@ def test_a_name_is_protected_in_one_terminal_and_signed_in_to_from_another(tmp_p
             first.keys("Ann", "Enter")
             heard(first_speech, "Lobby: ")
             first.keys("Down", "Down", "Down", "Down")
-            heard(first_speech, "Your name and password. 5 of 7.")
+            heard(first_speech, "Your name and password. 5 of 8.")
             first.keys("Enter")
             heard(first_speech, "Your name, Ann, has no password. Protect your name with a password. 1 of 2.")
             first.keys("Enter")

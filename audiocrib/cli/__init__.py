@@ -32,6 +32,7 @@ from audiocrib import __version__
 from audiocrib.bots.arena import progress_line, run_arena
 from audiocrib.bots.crib import crib_value
 from audiocrib.bots.discards import analyse
+from audiocrib.cli.admin import add_admin, admin
 from audiocrib.cli.backup import add_backup_commands, back_up, restore
 from audiocrib.cli.usage import (
     BIGGEST,
@@ -149,7 +150,11 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--password-file", metavar="FILE", help="a file holding the password friends must give")
     serve.add_argument("--trust-proxy", metavar="ADDRESS", action="append", default=[], help="a reverse proxy's"
                        " address or network (repeatable): its X-Forwarded-For names each player's address")
+    serve.add_argument("--moderator", action="append", metavar="NAME", help="a player who may kick, mute, ban and"
+                       " close tables (give it again for each; protect the name with a password)")
+    serve.add_argument("--moderators", metavar="FILE", help="a file of moderators' names, one a line")
     add_backup_commands(commands)
+    add_admin(commands)
     return parser
 
 
@@ -224,13 +229,23 @@ def _serve(args: argparse.Namespace) -> int:
     import platformdirs
 
     from audiocrib.server.proxy import Proxies
-    from audiocrib.server.serve import ServeError, Settings, check_file, read_password, serve
+    from audiocrib.server.serve import (
+        ServeError,
+        Settings,
+        check_file,
+        check_moderator,
+        read_moderators,
+        read_password,
+        serve,
+    )
 
     try:
         for option, value in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
             if value is not None:
                 check_file(option, value)
         password = None if args.password_file is None else read_password(args.password_file)
+        moderators = [check_moderator("--moderator", name) for name in args.moderator or ()]
+        moderators += [] if args.moderators is None else read_moderators(args.moderators)
     except ServeError as error:
         raise UsageError(str(error)) from None
     folder = (Path(args.server_dir) if args.server_dir is not None else
@@ -240,7 +255,8 @@ def _serve(args: argparse.Namespace) -> int:
         proxies = Proxies.of(args.trust_proxy)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    settings = Settings(args.host, port, folder.absolute(), certfile, keyfile, password, proxies=proxies)
+    settings = Settings(args.host, port, folder.absolute(), certfile, keyfile, password, proxies=proxies,
+                        moderators=tuple(dict.fromkeys(moderators)))
     try:
         from audiocrib.web.routes import pages_for
 
@@ -323,7 +339,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         _not_for_the_game(args)
         command = {"score": _score, "discards": _discards, "table": _table, "arena": _arena,
-                   "serve": _serve, "backup": back_up, "restore": restore}[args.command]
+                   "serve": _serve, "backup": back_up, "restore": restore, "admin": admin}[args.command]
         return command(args)
     except (UsageError, AudiocribError) as error:
         print(f"audiocrib: {clean(str(error))}", file=sys.stderr)

@@ -57,6 +57,11 @@ TAKES = {
     "--certfile": "the name of a certificate file (PEM)",
     "--keyfile": "the name of the certificate's private key file (PEM)",
     "--password-file": "the name of a file holding the server's password",
+    "--moderator": "a player's name",
+    "--moderators": "the name of a file of moderators' names, one a line",
+    "--minutes": "a whole number of minutes from 1 to 527040 (a year)",
+    "--reason": "from one to two hundred printable characters",
+    "--address": "an address like 203.0.113.7 or 2001:db8::7",
     "FILE": "the name of a file",
     "--trust-proxy": "a reverse proxy's address or network, like 127.0.0.1 or 10.0.0.0/8",
 }
@@ -130,6 +135,7 @@ _REQUIRED = {
                            " --dealer.",
     ("table", "which"): "Say which table: audiocrib table hands, or audiocrib table cribs.",
     ("arena", "player"): "Name two or more players, like: audiocrib arena expert medium.",
+    ("admin", "ACT"): "Say what to do, like: audiocrib admin who, or audiocrib admin kick Bob --reason Spam.",
 }
 
 
@@ -161,7 +167,7 @@ def sentence(message: str, command: str) -> str:
         name, what = argument.groups()
         if what.startswith("invalid choice:"):  # the only option left to argparse's choices: the command
             return (f"{shown(_given(what))} is not a command; the commands are play, online, score, discards, table,"
-                    " arena, serve, backup and restore.")
+                    " arena, serve, backup, restore and admin.")
         if what.startswith("expected one argument") and name in TAKES:
             return f"{name} needs a value: {TAKES[name]}."
         if what.startswith("ignored explicit argument"):

@@ -38,7 +38,7 @@ _TICK = 0.02
 class Said:
     """Something the shell is to say: ``kind`` is "chat" (``sender`` said ``text``), "notice", "lost" (the
     connection dropped: ``text`` is why), "connected" (``text`` is the name the server knows), or "refused" (the
-    server refused the hello: ``text`` is its sentence)."""
+    server refused the hello: ``text`` is its sentence), or "closed" (a moderator closed this player's table)."""
 
     kind: str
     text: str
@@ -76,6 +76,8 @@ class OnlineClient:
         """Counts the views received: the shell looks for news when it changes."""
         self.seated = 0
         """Counts the table states received."""
+        self.leaving = False
+        """True while the player leaves their table (the lobby that answers is not a table closed)."""
         self.dropped = False
         """True from a lost connection until the next welcome (the loss is said once)."""
         self.link = Link(url, self._hello, self._deliver, self._changed, ssl_context)
@@ -143,6 +145,10 @@ class OnlineClient:
             self.inbox.append(Said("notice", message.sentence))
         elif isinstance(message, m.Lobby):
             self.lobby = message
+            if self.state is not None and not self.leaving:  # not asked for at a table: a moderator closed it
+                self.state, self.view, self.log = None, None, []
+                self.seated += 1
+                self.inbox.append(Said("closed", ""))
 
     def resync(self) -> None:
         """Ask for the table, the whole log and the view again (joining one's own table again answers with them)."""
@@ -222,7 +228,11 @@ class OnlineClient:
 
     def leave(self) -> str | None:
         """Leave the table for the lobby: None, or why not."""
-        refused = self._done(m.Leave())
+        self.leaving = True  # its answer is the lobby
+        try:
+            refused = self._done(m.Leave())
+        finally:
+            self.leaving = False
         if refused is None:
             self.state, self.view, self.log = None, None, []
             self.seated += 1
@@ -239,6 +249,14 @@ class OnlineClient:
     def take_seat_back(self) -> str | None:
         """Take back this player's seat from the computer player keeping it: None, or why not."""
         return self._done(m.TakeSeatBack())
+
+    def moderate(self, act: str, target: str, minutes: int | None, reason: str) -> str | None:
+        """A moderator's act (the server's sentence saying it is done comes as a notice): None, or why not."""
+        return self._done(m.Moderate(act, target, minutes, reason))
+
+    def mute(self, name: str, on: bool) -> str | None:
+        """Hear no more of ``name``'s chat (``on``), or hear it again: None, or why not."""
+        return self._done(m.Mute(name) if on else m.Unmute(name))
 
     def move(self, action: Action) -> str | None:
         """Make a move: None once the server has it (its news is then in the view), or the refusal's sentence."""

@@ -25,6 +25,7 @@ from audiocrib.engine.actions import Action
 from audiocrib.engine.events import Event
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.text import printable
 from audiocrib.engine.viewcodec import MAX_VIEW_EVENTS
 from audiocrib.engine.views import PlayerView
 from audiocrib.online.fields import (
@@ -45,6 +46,7 @@ from audiocrib.online.fields import (
     ProtocolError,
     Record,
     RulesField,
+    Text,
     ViewField,
     fields_text,
     read_fields,
@@ -85,6 +87,11 @@ MAX_COUNT_MS = 3_600_000
 MAX_MOVE_MS = 3_700_000
 """More than the longest move time limit (an hour) with the time added for laying away after a show."""
 _RULES, _ACTION, _VIEW, _EVENT = RulesField(), ActionField(), ViewField(), EventField()
+MODERATION_ACTS = ("kick", "mute", "unmute", "ban", "ban_address", "unban", "close")
+"""What a moderator may do (`Moderate`): ``ban_address`` keeps out the address a named player connects from."""
+MOST_MINUTES = 527_040
+"""The longest mute or ban with a time, in minutes: a year."""
+REASON = Text(1, 200, printable, "printable characters")
 PERSON = "person"
 """A seat kept for a person, in `CreateTable.seats`; the other entries are computer levels."""
 
@@ -217,6 +224,34 @@ class LookBack(Message):
     type: ClassVar[str] = "look_back"
     told: int = field(metadata={"field": _LOG_INDEX})
     early: tuple[int, ...] = field(metadata={"field": Many(_LOG_INDEX, MAX_EARLY)})
+
+
+@dataclass(frozen=True, slots=True)
+class Moderate(Message):
+    """A moderator's act (refused to anyone else): ``act`` on ``target`` (a player's name, or a table's number for
+    ``close``), for ``minutes`` (a mute's or a ban's time; None for a ban for good), with the ``reason`` kept."""
+
+    type: ClassVar[str] = "moderate"
+    act: str = field(metadata={"field": Choice(*MODERATION_ACTS)})
+    target: str = field(metadata={"field": NAME})
+    minutes: int | None = field(metadata={"field": Maybe(Number(1, MOST_MINUTES))})
+    reason: str = field(metadata={"field": REASON})
+
+
+@dataclass(frozen=True, slots=True)
+class Mute(Message):
+    """Hear no more chat from the player called ``name`` (for this player only; kept across connections)."""
+
+    type: ClassVar[str] = "mute"
+    name: str = field(metadata={"field": NAME})
+
+
+@dataclass(frozen=True, slots=True)
+class Unmute(Message):
+    """Hear the player called ``name``'s chat again."""
+
+    type: ClassVar[str] = "unmute"
+    name: str = field(metadata={"field": NAME})
 
 
 # From the server to a client.
@@ -429,7 +464,7 @@ ACCOUNT_MESSAGES = (SignIn, AskAccount, SetPassword, SignOutEverywhere)
 
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     c.type: c for c in (Hello, AskLobby, CreateTable, Join, Leave, Start, Move, Chat, Who, GiveSeat, TakeSeatBack,
-                        Ping, LookBack, *ACCOUNT_MESSAGES)
+                        Ping, LookBack, *ACCOUNT_MESSAGES, Moderate, Mute, Unmute)
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {
     c.type: c for c in (Welcome, Refused, Lobby, TableState, ViewOf, News, ChatFrom, Notice, Pong, PastView,

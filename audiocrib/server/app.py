@@ -28,10 +28,12 @@ from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
+from audiocrib.online.moderation import MODERATOR_WELCOME
 from audiocrib.server.accounts import SIGNED_OUT, Accounts
 from audiocrib.server.gate import counted_as
 from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
 from audiocrib.server.lobby import Board
+from audiocrib.server.moderating import Moderation, Online
 from audiocrib.server.outbox import Mailbox, Outbox
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
 from audiocrib.server.records import Player, Seat, Status, StoreError, Table
@@ -95,6 +97,7 @@ class _Connection:
     """True once it is being closed for sending the most from an address over its limit."""
     token: str | None = None
     table: int | None = None
+    remote: str = ""
     ended: list[int] = field(default_factory=list)
     """The tables whose end its hello's catch-up told (written as told once sent)."""
 
@@ -108,7 +111,7 @@ class Server:
     whose X-Forwarded-For is believed, and who is connected."""
 
     def __init__(self, store: Store, password: str | None = None, limits: Limits | None = None, *,
-                 proxies: Proxies = NO_PROXIES) -> None:
+                 proxies: Proxies = NO_PROXIES, moderators: Iterable[str] = ()) -> None:
         self.store = store
         self.password = password
         self.limits = limits or Limits()
@@ -125,6 +128,7 @@ class Server:
         self.accounts = Accounts(store, self.limits)
         self.tables = Tables(store, self.limits, self._send_out, lambda player: player in self._by_player,
                              self._after_sent)
+        self.moderation = Moderation(store, moderators, self)
 
     # ----------------------------------------------------------------- connections
     def _address(self, remote: str) -> _Address:
@@ -152,7 +156,8 @@ class Server:
                                 " site's.\n")
         if remote is not None:
             counted_as(request, None)  # the gateway's loopback connection is the server's own, not its address's
-        address = self._address(remote if remote is not None else client_address(request, self.proxies))
+        remote = remote if remote is not None else client_address(request, self.proxies)
+        address = self._address(remote)
         if address.open >= self.limits.connections_per_address:
             return web.Response(status=429, text="Too many connections from your address at once.\n")
         if not address.connects.take():
@@ -167,6 +172,7 @@ class Server:
                                  TokenBucket(lim.refusals_rate, lim.refusals_burst),
                                  TokenBucket(lim.chat_rate, lim.chat_burst), Mailbox(socket),
                                  LatelyCount(lim.heaviest_seconds))
+        connection.remote = remote
         address.open += 1
         address.connections.add(connection)
         self._connections.add(connection)
@@ -178,6 +184,7 @@ class Server:
             self._connections.discard(connection)
             if connection.player is not None and self._by_player.get(connection.player.id) is connection:
                 del self._by_player[connection.player.id]
+                self.moderation.gone(connection.player.id)
                 self.board.people_changed()
                 await self.tables.connected(connection.player.id, False)
         return socket
@@ -229,6 +236,8 @@ class Server:
                 answers = await self._at_table(connection, message)
             elif isinstance(message, m.ACCOUNT_MESSAGES):
                 answers = await self._account(connection, message)
+            elif isinstance(message, (m.Moderate, m.Mute, m.Unmute)) and connection.player is not None:
+                answers = [(None, m.Notice(await self._moderate(connection.player, message)))]
             else:
                 answers = self._answer(connection, message)
         except (ProtocolError, StoreError) as error:
@@ -250,6 +259,9 @@ class Server:
         if isinstance(message, m.Chat):
             if connection.table is not None and not connection.chats.take():
                 raise ProtocolError(CHAT_TOO_FAST)
+            muted = self.moderation.chat_refusal(player.name)
+            if muted is not None:
+                raise ProtocolError(muted)
             await self.tables.chat(player.id, player.name, connection.table, message.text)
             return []
         if await self.tables.act(player.id, connection.table, message):
@@ -279,6 +291,9 @@ class Server:
         for player_id, message in answers:
             target = connection if player_id is None else self._by_player.get(player_id)
             if target is None or target.socket.closed:
+                continue
+            if isinstance(message, m.ChatFrom) and target.player and not self.moderation.hears(target.player.id,
+                                                                                               message.sender):
                 continue
             self.outbox.put(target.box, m.encode(message))
 
@@ -327,6 +342,8 @@ class Server:
         """The welcome, then the catch-up of the tables the player sits at."""
         out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
         connection.table = at if at is not None else connection.table
+        if connection.player is not None and self.moderation.is_moderator(connection.player.name):
+            out.insert(0, (connection.player.id, m.Notice(MODERATOR_WELCOME)))
         return [(None, welcome), *out]
 
     async def _account(self, connection: _Connection, message: m.Message) -> Answers:
@@ -352,7 +369,8 @@ class Server:
 
     # ----------------------------------------------------------------- hello
     def _hello_checks(self, connection: _Connection, hello: m.Hello) -> None:
-        """Refuse a second hello, another protocol version, or a missing or wrong server password."""
+        """Refuse a second hello, another protocol version, a missing or wrong server password, or a banned address
+        or name (`audiocrib.server.moderating`)."""
         if connection.player is not None:
             raise ProtocolError("You have said hello already on this connection.")
         if hello.version != m.PROTOCOL_VERSION:
@@ -361,6 +379,9 @@ class Server:
         if self.password is not None and not self._password_ok(connection, hello.password):
             raise ProtocolError("That is not this server's password." if hello.password else
                                 "This server has a password; ask whoever runs it.")
+        banned = self.moderation.hello_refusal(None if hello.token else hello.name, connection.remote)
+        if banned is not None:
+            raise ProtocolError(banned)
 
     def _hello(self, connection: _Connection, hello: m.Hello) -> m.Message:
         self._hello_checks(connection, hello)
@@ -376,12 +397,17 @@ class Server:
         return self._welcome(connection, player, token)
 
     def _welcome(self, connection: _Connection, player: Player, token: str) -> m.Message:
-        """Make this connection the player's (closing the one they had before, if any)."""
+        """Make this connection the player's (closing the one they had before, if any); a banned name, found by its
+        token, is refused."""
+        banned = self.moderation.hello_refusal(player.name, "")
+        if banned is not None:
+            raise ProtocolError(banned)
         earlier = self._by_player.get(player.id)
         if earlier is not None:  # the player is back on a new connection (the old one may be dead): that one goes
             self._close_later(earlier, "You connected again from elsewhere.")
         self._by_player[player.id] = connection
         connection.player, connection.token = player, token
+        self.moderation.welcome(player.id)
         self.board.people_changed()
         return m.Welcome(player.name, token, m.PROTOCOL_VERSION)
 
@@ -392,6 +418,41 @@ class Server:
         if given is not None and not connection.address.wrong_passwords.take():
             raise _Disconnect("Too many wrong passwords from your address; wait a minute.")
         return False
+
+    # ----------------------------------------------------------------- moderation (`Live`)
+    async def _moderate(self, player: Player, message: m.Moderate | m.Mute | m.Unmute) -> str:
+        if isinstance(message, m.Moderate):
+            return await self.moderation.moderate(player, message)
+        return self.moderation.own_mute(player, message.name, isinstance(message, m.Mute))
+
+    def online(self) -> list[Online]:
+        return [Online(c.player.id, c.player.name, c.remote, c.table) for c in self._by_player.values()
+                if c.player is not None]
+
+    async def tell(self, player: int, said: str) -> None:
+        told: Answers = [(player, m.Notice(said))]
+        await self._send(None, told)
+
+    async def remove(self, player: int, said: str) -> None:
+        connection = self._by_player.get(player)
+        if connection is None:
+            return
+        self.outbox.put(connection.box, m.encode(m.Notice(said)))
+
+        async def closing() -> bool:  # a task: a client that reads nothing holds up nobody's act for seconds
+            await self.outbox.settle(connection.box)
+            return await connection.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"Removed from the server.")
+        task = asyncio.get_running_loop().create_task(closing())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def close_table(self, table: int, said: str) -> None:
+        for person in await self.tables.close_table(table, said):
+            connection = self._by_player.get(person)
+            if connection is not None and connection.table == table:
+                connection.table = None
+                lobby: Answers = [(None, self._lobby())]
+                await self._send(connection, lobby)
 
     # ----------------------------------------------------------------- lobby and tables
     def _lobby(self, page: int = 1) -> m.Lobby:
@@ -545,6 +606,7 @@ def make_app(server: Server, pages: Pages | None = None) -> web.Application:
     async def starting(_app: web.Application) -> None:
         server.tables.wake_all()
         keeping.append(asyncio.get_running_loop().create_task(_short_collections()))
+        keeping.append(asyncio.get_running_loop().create_task(server.moderation.serve_requests()))
 
     async def closing(_app: web.Application) -> None:
         for task in keeping:

@@ -3,9 +3,11 @@ migrations that bring a file of each older version up to `SCHEMA_VERSION`."""
 
 from __future__ import annotations
 
+from audiocrib.server.moderation_schema import MODERATION
+
 __all__ = ["MIGRATIONS", "SCHEMA", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The layout of the file (SQLite's ``user_version``). A file of an older version is brought up to this one when it
 is opened (`MIGRATIONS`, in the same transaction); a newer or unknown one is refused, never changed."""
 
@@ -83,5 +85,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE clocks (table_id INTEGER PRIMARY KEY REFERENCES tables(id), clocks TEXT NOT NULL)",
     ),
     ACCOUNTS_MIGRATION,
+    MODERATION,  # 5 -> 6: moderators' acts, bans, chat mutes, players' own mutes, the operator's requests
 )
 """``MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""

@@ -25,6 +25,7 @@ from aiohttp import web
 from filelock import FileLock, Timeout
 
 from audiocrib.engine.text import printable
+from audiocrib.online.fields import NAME, ProtocolError
 from audiocrib.server.app import PATH, Pages, Server, make_app
 from audiocrib.server.gate import GATE_KEY, Gate, GatedSite, open_files
 from audiocrib.server.limits import Limits
@@ -32,7 +33,8 @@ from audiocrib.server.proxy import NO_PROXIES, Proxies
 from audiocrib.server.records import StoreError
 from audiocrib.server.store import Store
 
-__all__ = ["LOCK_FILE", "STORE_FILE", "ServeError", "Settings", "check_file", "check_host", "read_password", "serve"]
+__all__ = ["LOCK_FILE", "STORE_FILE", "ServeError", "Settings", "check_file", "check_host", "check_moderator",
+           "read_moderators", "read_password", "serve"]
 
 STORE_FILE = "server.sqlite3"
 LOCK_FILE = "server.lock"
@@ -56,6 +58,8 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     proxies: Proxies = NO_PROXIES
     """The reverse proxies whose X-Forwarded-For is believed (``--trust-proxy``)."""
+    moderators: tuple[str, ...] = ()
+    """The moderators' names (``--moderator``, ``--moderators``)."""
 
 
 MOST_PASSWORD_BYTES = 1024
@@ -95,6 +99,36 @@ def read_password(path: str) -> str:
     return password
 
 
+MOST_MODERATORS = 1000
+
+
+def check_moderator(option: str, name: str) -> str:
+    """A moderator's name as a player's name must be (`audiocrib.online.fields.NAME`), or a `ServeError`."""
+    try:
+        return NAME.read(name, "a moderator's name")
+    except ProtocolError as error:
+        shown = name if len(name) <= 30 and name.isascii() and printable(name) else "that one"
+        raise ServeError(f"{option} {shown}: {error}") from None
+
+
+def read_moderators(path: str) -> list[str]:
+    """The moderators' names in a file: one a line (blank lines and lines starting with # passed over)."""
+    check_file("--moderators", path)
+    if os.path.getsize(path) > MOST_MODERATORS * 100:
+        raise ServeError("--moderators is too big; it must hold at most a thousand names, one a line.")
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            lines = handle.read().splitlines()
+    except UnicodeDecodeError:
+        raise ServeError("--moderators must be text in UTF-8.") from None
+    except OSError as error:
+        raise ServeError(f"--moderators cannot be read: {_reason(error)}.") from None
+    names = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if len(names) > MOST_MODERATORS:
+        raise ServeError("--moderators must hold at most a thousand names, one a line.")
+    return [check_moderator("--moderators: the line", name) for name in names]
+
+
 def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = None) -> int:
     """Run the server until it is stopped; ``say`` prints a line; ``pages`` adds the browser's page (see
     `make_app`). Returns the exit status (0 once stopped)."""
@@ -117,7 +151,8 @@ def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = 
             raise ServeError(f"The server's file in the data folder cannot be used. {sentence}") from None
         with store:
             try:
-                server = Server(store, settings.password, settings.limits, proxies=settings.proxies)
+                server = Server(store, settings.password, settings.limits, proxies=settings.proxies,
+                                moderators=settings.moderators)
                 server.local_only = loopback(settings.host) and not settings.proxies.networks
                 asyncio.run(_run(server, settings, tls, say, pages))
             except KeyboardInterrupt:  # Ctrl+C where the event loop cannot catch it itself (Windows)
@@ -250,6 +285,8 @@ def _greeting(settings: Settings, port: int, tls: bool, page: bool = False) -> l
         trusted = ", ".join(str(net.network_address) if net.num_addresses == 1 else str(net)
                             for net in settings.proxies.networks)
         lines.append(f"Trusting the proxy at {trusted}: each player's address is read from its X-Forwarded-For.")
+    if settings.moderators:
+        lines.append(f"Moderators: {', '.join(settings.moderators)}.")
     lines.append(f"The server's data is in {settings.folder}.")
     lines.append("Stop the server with Ctrl+C.")
     return lines

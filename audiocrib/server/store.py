@@ -159,6 +159,18 @@ class Store(AccountStore):
                 self._db.execute("ROLLBACK")
             raise
 
+    @contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """One transaction on the store's connection, for the records kept beside the games (moderation's,
+        `audiocrib.server.moderation`): committed when the block ends, rolled back if it raises."""
+        with self._writing():
+            yield self._db
+
+    @property
+    def reading(self) -> sqlite3.Connection:
+        """The store's connection, for reading the records kept beside the games."""
+        return self._db
+
     # ----------------------------------------------------------------- players
     def add_player(self, name: str) -> tuple[Player, str]:
         """A new player called ``name`` and their secret token (given once: the store keeps only its hash).

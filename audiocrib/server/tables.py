@@ -154,6 +154,17 @@ class Tables:
         said = m.ChatFrom(name, text)
         await self._send([(person, said) for person in room.people()])
 
+    async def close_table(self, table: int, said: str) -> list[int]:
+        """End a table now, whatever its state (a moderator's act): its people are told ``said``, its game is kept
+        as it stands, and its room is let go. The people who sat there."""
+        room = self.room(table)
+        async with self._lock(room):
+            people = room.people()
+            self.store.end(table)
+            await self._send([(person, m.Notice(said)) for person in people])
+            self._let_go(room)
+        return people
+
     async def connected(self, player: int, up: bool) -> None:
         """The player's connection is up or down: each room they sit in that is loaded tells the others."""
         for room in list(self._rooms.values()):

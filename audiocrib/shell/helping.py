@@ -69,7 +69,8 @@ class Helping(SessionCore):
             lines = [f"You are in the {self.mode.value}. Up and down arrows move, Enter chooses"
                      + (", left and right change a setting"
                         if self.mode in (Mode.SETUP, Mode.SETTINGS, Mode.PRACTICE, Mode.CREATE) else "")
-                     + ("; slash chats, w says who is here" if self.mode is Mode.WAITING_ROOM else "")
+                     + ("; slash chats, w says who is here, x mutes or moderates a player"
+                        if self.mode is Mode.WAITING_ROOM else "")
                      + f"; Escape: {self._escape_text().lower()} Question mark lists every key."]
         for line in lines:
             self.say(line)

@@ -39,9 +39,10 @@ class Mode(StrEnum):
     LOBBY = "lobby"
     CREATE = "new table"
     WAITING_ROOM = "waiting room"
+    PEOPLE = "people menu"
 
 
-ONLINE_MENUS = (Mode.LOBBY, Mode.CREATE, Mode.WAITING_ROOM)
+ONLINE_MENUS = (Mode.LOBBY, Mode.CREATE, Mode.WAITING_ROOM, Mode.PEOPLE)
 """The online screens that are menus."""
 
 
@@ -105,6 +106,8 @@ _TABLE = (
 _ONLINE = (
     Binding(("/",), "Chat: type a message to everyone at the table.", "_chat_open"),
     Binding(("w",), "Who is at the table, and who is connected.", "_who"),
+    Binding(("x",), "Mute a player's chat for yourself, or moderate: choose the player from a list.",
+            "_people_open"),
 )
 """The keys of an online table (and its waiting room)."""
 

@@ -24,6 +24,7 @@ class Menus(SessionCore):
             Mode.LOBBY: "Says that the lobby is the first screen." if self.online_only else "Back to the main menu.",
             Mode.CREATE: "Back to the lobby.",
             Mode.WAITING_ROOM: "Leave the table.", Mode.TYPING: "Cancel.", Mode.CONNECTING: "Stop connecting.",
+            Mode.PEOPLE: "Back.",
         }[self.mode]
 
     def _items(self) -> tuple[str, ...]:

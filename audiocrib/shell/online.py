@@ -17,6 +17,7 @@ from audiocrib.online.sayings import chat_line, lobby_people, table_line, who_is
 from audiocrib.shell.account import ACCOUNT_ITEM, AccountScreens
 from audiocrib.shell.keys import CREATE_ITEMS, MOVE_LIMITS, Mode
 from audiocrib.shell.lineedit import LineEdit
+from audiocrib.shell.moderating import PEOPLE_ITEM, Moderating
 from audiocrib.shell.servers import load_book, save_book
 from audiocrib.shell.table import Heard
 
@@ -27,7 +28,7 @@ LOBBY_IS_FIRST = "This is the lobby, the first screen here; Settings and Quit ar
 UNKNOWN_TOKEN = "This server does not know your token; connect without one to choose a name."
 
 
-class OnlineScreens(AccountScreens):
+class OnlineScreens(AccountScreens, Moderating):
     """The online screens and the chat and who keys."""
 
     # ----------------------------------------------------------------- address, name, connecting
@@ -148,6 +149,9 @@ class OnlineScreens(AccountScreens):
                 self.announcer.history.add(line)
         elif said.kind == "notice":
             self.say(said.text)
+            self._noticed(said.text)
+        elif said.kind == "closed":
+            self._table_closed()
         elif said.kind == "lost":
             self._lost(said.text)
         elif said.kind == "connected":
@@ -229,6 +233,8 @@ class OnlineScreens(AccountScreens):
 
     def _online_items(self) -> tuple[str, ...]:
         """The items of the lobby, the new table's menu or the waiting room."""
+        if self.mode is Mode.PEOPLE:
+            return self._people_items()
         if self.mode is Mode.LOBBY and self.account_open is not None:
             return self._account_items()
         if self.mode is Mode.LOBBY:
@@ -236,9 +242,9 @@ class OnlineScreens(AccountScreens):
             tables = tuple(f"table {t.number}" for t in (lobby.tables if lobby else ()))
             if self.online_only:  # a browser's first screen: its settings and quit are here, its server is fixed
                 return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
-                        ACCOUNT_ITEM, "change your name", "settings", "quit")
+                        ACCOUNT_ITEM, PEOPLE_ITEM, "change your name", "settings", "quit")
             return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
-                    ACCOUNT_ITEM, "change server or name", "back to the main menu")
+                    ACCOUNT_ITEM, PEOPLE_ITEM, "change server or name", "back to the main menu")
         if self.mode is Mode.CREATE:
             return CREATE_ITEMS
         host = self.client is not None and self.client.state is not None and \
@@ -246,6 +252,8 @@ class OnlineScreens(AccountScreens):
         return (*(("start the game",) if host else ()), "who is at the table", "leave the table")
 
     def _online_item_text(self, item: str) -> str:
+        if self.mode is Mode.PEOPLE:
+            return self._people_item_text(item)
         lobby = self.client.lobby if self.client is not None else None
         if item.startswith("table ") and lobby is not None:
             found = next((t for t in lobby.tables if f"table {t.number}" == item), None)
@@ -294,6 +302,10 @@ class OnlineScreens(AccountScreens):
             return
         if self.mode is Mode.CREATE:
             self._create_choose(item)
+        elif self.mode is Mode.PEOPLE:
+            self._people_choose(item)
+        elif item == PEOPLE_ITEM:
+            self._people_open()
         elif self.mode is Mode.LOBBY and (self.account_open is not None or item == ACCOUNT_ITEM):
             self._account_choose(item)
         elif item == "create a table":
@@ -371,7 +383,9 @@ class OnlineScreens(AccountScreens):
         self._seated(answer)
 
     def _online_escape(self, key: str) -> None:
-        if self.mode is Mode.LOBBY and self.account_open is not None:
+        if self.mode is Mode.PEOPLE:
+            self._people_escape()
+        elif self.mode is Mode.LOBBY and self.account_open is not None:
             self._account_close()
         elif self.mode is Mode.LOBBY and self.online_only:
             self.say(LOBBY_IS_FIRST)

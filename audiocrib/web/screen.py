@@ -33,7 +33,7 @@ from audiocrib.telling import answers
 __all__ = ["MENU_MODES", "describe"]
 
 MENU_MODES = frozenset({Mode.MAIN, Mode.SETUP, Mode.SETTINGS, Mode.GAME_MENU, Mode.PRACTICE, Mode.SOUND_TEST,
-                        Mode.LOBBY, Mode.CREATE, Mode.WAITING_ROOM})
+                        Mode.LOBBY, Mode.CREATE, Mode.WAITING_ROOM, Mode.PEOPLE})
 """The screens that are a menu of items."""
 _AT_TABLE = frozenset({Mode.GAME, Mode.GAME_MENU})
 
