@@ -28,6 +28,7 @@ from audiocrib.engine.scoring import score_hand
 from audiocrib.engine.viewcodec import view_to_json
 from audiocrib.engine.views import PlayerView
 from audiocrib.online.messages import Message, News, Refused, ViewOf, decode_from_server
+from tests.protocol_check import server_said
 from tests.test_viewcodec import cards_in, known_by_deal, leaks
 
 WAIT = 30.0
@@ -150,6 +151,7 @@ class NetPlayer:
             self.closes.append((frame.data, frame.extra))
             return None
         decoded = decode_from_server(frame.data)  # what the server sends is a message of the protocol
+        server_said(frame.data)  # and of its published schema
         message: dict[str, Any] = json.loads(frame.data)
         self.last = decoded
         if isinstance(decoded, News):

@@ -42,6 +42,7 @@ from audiocrib.server.app import CHAT_TOO_FAST, HELLO_FIRST, NO_TABLE, TEXT_ONLY
 from audiocrib.server.room import ALL_SEATED
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
+from tests.protocol_check import server_said
 from tests.test_cli_hostile import PROGRAM, assert_refused
 from tests.test_viewcodec import cards_in, known_by_deal, leaks
 
@@ -116,6 +117,7 @@ async def ask(socket: aiohttp.ClientWebSocketResponse, message: dict[str, Any] |
     frame = await socket.receive(timeout=10)
     assert frame.type is aiohttp.WSMsgType.TEXT, frame
     decode_from_server(frame.data)  # a valid message of the server's
+    server_said(frame.data)
     answer: dict[str, Any] = json.loads(frame.data)
     return answer
 
@@ -245,6 +247,7 @@ async def until(socket: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str,
         frame = await socket.receive(timeout=10)
         assert frame.type is aiohttp.WSMsgType.TEXT, frame
         decode_from_server(frame.data)
+        server_said(frame.data)
         message: dict[str, Any] = json.loads(frame.data)
         if message["type"] == kind:
             return message
@@ -405,6 +408,7 @@ async def heard_until(socket: aiohttp.ClientWebSocketResponse, done: Callable[[M
         frame = await socket.receive(timeout=seconds)
         assert frame.type is aiohttp.WSMsgType.TEXT, frame
         got.append((time.monotonic(), decode_from_server(frame.data)))
+        server_said(frame.data)
         if done(got[-1][1]):
             return got
 
@@ -496,6 +500,7 @@ class Client:
             frame = await socket.receive(timeout=20)
             assert frame.type is aiohttp.WSMsgType.TEXT, frame
             message = decode_from_server(frame.data)
+            server_said(frame.data)
             if isinstance(message, ViewOf) and message.whole:
                 self.length = len(message.view.events)
             if isinstance(message, News):

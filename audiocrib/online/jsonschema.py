@@ -53,7 +53,7 @@ from audiocrib.online.fields import (
 __all__ = ["SCHEMA_ID", "protocol_schema"]
 
 SCHEMA_ID = "https://audiocrib.example/protocol.schema.json"
-_RECORDS: dict[type, str] = {Rules: "rules", Score: "score", ScoreItem: "score_item", PlayerView: "view"}
+_RECORDS: dict[type, str] = {Rules: "rules", Score: "score", ScoreItem: "score_item", PlayerView: "player_view"}
 
 
 def protocol_schema() -> dict[str, Any]:
@@ -87,6 +87,12 @@ class _Maker:
 
     def __init__(self) -> None:
         self.defs: dict[str, dict[str, Any]] = {}
+        self.messages = {*m.CLIENT_MESSAGES, *m.SERVER_MESSAGES}
+
+    def _free(self, name: str) -> str:
+        if name in self.messages:  # pragma: no cover - a record named as a message would mix the two
+            raise ValueError(f"a record and a message are both named {name}")
+        return name
 
     # ------------------------------------------------------------------ messages and their declared fields
     def message(self, cls: type[m.Message]) -> str:
@@ -130,7 +136,7 @@ class _Maker:
 
     def record_fields(self, cls: type) -> dict[str, Any]:
         """A nested record of the protocol (its fields declared like a message's)."""
-        name = cls.__name__.lower()
+        name = self._free(cls.__name__.lower())
         if name not in self.defs:
             properties = {f.name: self.field(f.metadata["field"]) for f in dataclasses.fields(cls)}
             self.defs[name] = {"description": _doc(cls), "type": "object", "properties": properties,
@@ -166,7 +172,7 @@ class _Maker:
 
     def hinted(self, cls: type) -> dict[str, Any]:
         """Rules, a score and its items, a seat's view: every field by its type hint."""
-        name = _RECORDS[cls]
+        name = self._free(_RECORDS[cls])
         if name not in self.defs:
             self.defs[name] = {}  # taken, while its fields are made (a view holds rules)
             hints = typing.get_type_hints(cls)
@@ -175,7 +181,7 @@ class _Maker:
             required = [f.name for f in fields]
             if cls is Rules:  # a setting left out takes its default (Rules.from_json)
                 required = []
-            if cls is Score:  # written with its total, which a reader checks against the items
+            if cls is Score and "total" not in properties:  # written with its total, checked against the items
                 properties["total"] = {"type": "integer", "minimum": 0}
                 required = [*required, "total"]
             self.defs[name] = {"description": _doc(cls), "type": "object", "properties": properties,
