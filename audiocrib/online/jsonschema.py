@@ -50,7 +50,7 @@ from audiocrib.online.fields import (
     ViewField,
 )
 
-__all__ = ["SCHEMA_ID", "protocol_schema"]
+__all__ = ["SCHEMA_ID", "listing", "protocol_schema"]
 
 SCHEMA_ID = "https://audiocrib.example/protocol.schema.json"
 _RECORDS: dict[type, str] = {Rules: "rules", Score: "score", ScoreItem: "score_item", PlayerView: "player_view"}
@@ -220,6 +220,44 @@ class _Maker:
                         "maxItems": len(args)}
             return {"type": "array", "items": self.hint(args[0])}
         raise TypeError(f"no schema for the type {tp!r}")  # pragma: no cover - every type the records use is above
+
+
+def listing(what: str) -> str:
+    """The moves (``"action"``) or events (``"event"``) of the schema, one line each: the kind, its fields with
+    their types, and the first sentence of what it is (docs/protocol.md prints it, so the page follows the code)."""
+    schema = protocol_schema()
+    defs = schema["$defs"]
+    lines = []
+    for ref in defs[what]["oneOf"]:
+        record = defs[ref["$ref"].rsplit("/", 1)[1]]
+        kind = record["properties"]["kind"]["const"]
+        fields = [f"{name} ({_type_words(value, defs)}{'' if name in record['required'] else ', may be left out'})"
+                  for name, value in record["properties"].items() if name != "kind"]
+        first = record["description"].split(". ")[0].rstrip(".")
+        lines.append(f"- {kind}: {', '.join(fields) or 'no fields'}. {first}.")
+    return "\n".join(lines)
+
+
+def _type_words(schema: dict[str, Any], defs: dict[str, Any]) -> str:
+    """A field's type in a few words: "whole number", "card or null", "list of cards"."""
+    if "$ref" in schema:
+        name = str(schema["$ref"]).rsplit("/", 1)[1]
+        return {"card": "card", "score": "score", "player_view": "view", "rules": "rules", "event": "event",
+                "action": "move", "score_item": "score item"}.get(name, name)
+    if "anyOf" in schema:
+        return " or ".join(_type_words(option, defs) for option in schema["anyOf"])
+    if "enum" in schema:
+        return "one of " + ", ".join(str(v) for v in schema["enum"])
+    kind = schema.get("type")
+    if kind == "array":
+        if "prefixItems" in schema:
+            return "pair of " + " and ".join(_type_words(item, defs) for item in schema["prefixItems"])
+        inner = _type_words(schema["items"], defs)
+        if inner.startswith("list of "):
+            return "list of lists of " + inner.removeprefix("list of ")
+        return f"list of ({inner})" if " or " in inner or " of " in inner else f"list of {inner}s"
+    return {"integer": "whole number", "boolean": "true or false", "string": "text", "null": "null"}.get(
+        str(kind), str(kind))
 
 
 def main() -> int:
