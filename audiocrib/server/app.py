@@ -1,5 +1,6 @@
-"""The server's network side: the WebSocket endpoint ``/play``, each connection's hello, the lobby, making and
-joining tables, and the limits that keep one client from spoiling the server for the others.
+"""The server's network side: the WebSocket endpoint ``/play``, each connection's hello, the lobby, and the limits
+that keep one client from spoiling the server for the others (making and joining tables are `audiocrib.server.desk`,
+the aiohttp application around it `audiocrib.server.application`).
 
 Each text frame is read by `audiocrib.online.messages.decode_from_client`; whatever is refused gets one `Refused`
 sentence, and a connection that keeps sending what is refused, or sends too fast, is closed with a reason. Each
@@ -14,7 +15,6 @@ Everything runs on one event loop, which owns the `Store` (one SQLite connection
 from __future__ import annotations
 
 import asyncio
-import gc
 import hmac
 import logging
 import os
@@ -30,21 +30,21 @@ from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.online.moderation import MODERATOR_WELCOME
 from audiocrib.server.accounts import SIGNED_OUT, Accounts
+from audiocrib.server.application import FULL_COLLECTION_EVERY, PATH, make_app
+from audiocrib.server.desk import Answers, TableDesk
 from audiocrib.server.gate import counted_as
 from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
 from audiocrib.server.lobby import Board
 from audiocrib.server.moderating import Moderation, Online
 from audiocrib.server.outbox import Mailbox, Outbox
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
-from audiocrib.server.records import Player, Seat, Status, StoreError, Table
-from audiocrib.server.room import Outgoing, Room
+from audiocrib.server.records import Player, StoreError
+from audiocrib.server.room import Outgoing
 from audiocrib.server.store import Store
 from audiocrib.server.tables import NO_TABLE, Tables
 
-__all__ = ["CHAT_TOO_FAST", "NO_TABLE", "PATH", "Pages", "Server", "make_app"]
+__all__ = ["CHAT_TOO_FAST", "FULL_COLLECTION_EVERY", "NO_TABLE", "PATH", "Pages", "Server", "make_app"]
 
-PATH = "/play"
-"""Where the WebSocket endpoint listens."""
 CHAT_TOO_FAST = "You are chatting too fast; wait a few seconds before the next line."
 HELLO_FIRST = "Say hello first: the first message on a connection is hello."
 ADDRESS_TOO_FAST = "Too many messages from your address; slow down."
@@ -52,9 +52,6 @@ TOO_MANY_NAMES = "Too many new names have been made from your address this hour;
 TOO_MANY_TABLES = "Too many tables have been opened from your address this hour; join one, or wait."
 TEXT_ONLY = "A message must be sent as text, not as binary data."
 PLAY_MESSAGES = (m.Start, m.Move, m.Leave, m.GiveSeat, m.TakeSeatBack)
-Answers = list[tuple[int | None, m.Message]]
-"""What to send after a message: ``(player id, message)`` pairs, None for the connection that sent it."""
-SERVER_KEY: web.AppKey[Server] = web.AppKey("server")
 _log = logging.getLogger(__name__)
 
 
@@ -102,11 +99,15 @@ class _Connection:
     """The tables whose end its hello's catch-up told (written as told once sent)."""
 
 
+Pages = Callable[[web.Application, "Server"], None]
+"""Adds the browser's page and its socket to the application (the web layer's, given by the command line)."""
+
+
 class _Disconnect(Exception):
     """Close this connection with the message as its reason."""
 
 
-class Server:
+class Server(TableDesk):
     """The lobby's side of the server: the store, the password (None for none), the limits, the reverse proxies
     whose X-Forwarded-For is believed, and who is connected."""
 
@@ -463,63 +464,6 @@ class Server:
     def _people_here(self) -> list[str]:
         return [c.player.name for c in self._by_player.values() if c.player is not None]
 
-    def _create(self, player: Player, asked: m.CreateTable) -> Table:
-        hosting = [t for t in self.store.tables_of(player.id) if t.host == player.id and t.status is Status.OPEN]
-        most = self.limits.open_tables_per_player
-        if len(hosting) >= most:
-            raise ProtocolError(f"You may host at most {number_words(most)} tables that have not begun; start or"
-                                " close one first.")
-        seats, creator_seated = [], False
-        for kind, name in zip(asked.seats, _computer_names(asked.seats), strict=True):
-            if kind != m.PERSON:
-                seats.append(Seat(computer=kind, name=name))
-            elif not creator_seated:
-                seats.append(Seat(player.id, name=player.name))
-                creator_seated = True
-            else:
-                seats.append(Seat())
-        table = self.store.add_table(player.id, asked.rules, seats, public=asked.public, move_limit=asked.move_limit)
-        room = Room(self.store, table, None)
-        self.tables.add(room)
-        room.connected(player.id, True)  # nobody else is at the table to hear it
-        return table
-
-    def _join(self, player: Player, reference: str) -> tuple[Table, Answers | None]:
-        """The table asked for, with the player seated (by its room, which writes the seat), and what the others
-        at the table are told (None if the player sat there already)."""
-        if reference.isdigit():
-            found = self.store.table(int(reference)) if len(reference) <= 18 else None
-            if found is None or found.status is Status.OVER:
-                raise ProtocolError(f"There is no table {reference} open on this server.")
-            if not found.public and _seat_of(found, player) is None:
-                raise ProtocolError(f"Table {reference} is private; join it by its code.")
-        else:
-            found = self.store.table_by_code(reference)
-            if found is None:
-                raise ProtocolError(f"No table on this server has the code {reference}.")
-        table = found
-        if _seat_of(table, player) is not None:
-            return table, None
-        if table.status is not Status.OPEN:
-            raise ProtocolError(f"Table {table.id} has begun; its seats are taken.")
-        if not table.open_seats:
-            raise ProtocolError(f"Table {table.id} has no seat open.")
-        room = self.tables.room(table.id)
-        out = room.join(player.id)
-        if isinstance(out, str):
-            raise ProtocolError(out)
-        room.connected(player.id, True)  # the others were just told the player sat down; once is enough
-        seated = self.store.table(table.id)
-        assert seated is not None
-        return seated, [(to, message) for to, message in out if to != player.id]
-
-    def _table_state(self, table: int, player: Player) -> m.TableState:
-        """The table as its room tells it to this seated player (who is connected is the room's to know)."""
-        state = self.tables.room(table).table_state(player.id)
-        if isinstance(state, str):
-            raise ProtocolError(state)
-        return state
-
     async def close_all(self) -> None:
         """Stop the computer players, send what is held, and close every connection, saying the server is
         stopping (on shutdown)."""
@@ -539,80 +483,3 @@ def _store_failed(error: OSError) -> None:
     print(f"audiocrib serve: the disk refused to keep the games ({error.strerror or error}); the server stops so"
           " that no one is told of a move that is not kept.", file=sys.stderr, flush=True)
     os._exit(1)
-
-
-def _seat_of(table: Table, player: Player) -> int | None:
-    return next((i for i, s in enumerate(table.seats) if s.player == player.id), None)
-
-
-def _computer_names(kinds: Iterable[str]) -> list[str]:
-    """The names of the computer seats: the level ("Easy"), numbered when a table has two of one ("Easy 2")."""
-    kinds = list(kinds)
-    names, seen = [], dict[str, int]()
-    for kind in kinds:
-        if kind == m.PERSON:
-            names.append("")
-            continue
-        seen[kind] = seen.get(kind, 0) + 1
-        several = kinds.count(kind) > 1
-        names.append(kind.capitalize() + (f" {seen[kind]}" if several else ""))
-    return names
-
-
-FREEZE_SECONDS = 10.0
-FULL_COLLECTION_EVERY = 1000
-"""Collections of the middle generation before a full one (Python's default is 10): what lives ten seconds is frozen
-anyway, and a full collection of the rest stopped every table for up to 0.18 s at 1,000 tables
-(docs/benchmarks.md)."""
-
-
-async def _short_collections() -> None:
-    """Every few seconds, put what has lived that long out of the garbage collector's sight (`gc.freeze`), and
-    collect the oldest generation rarely (`FULL_COLLECTION_EVERY`).
-
-    The tables' logs are many small objects that live as long as their games; a full collection walks them all,
-    stopping the one event loop, and so every table, for up to most of a second at a thousand tables. Frozen
-    objects are still freed by their reference counts (the logs hold no cycles); only cycles among them would
-    stay, and the server makes few.
-    """
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
-    while True:
-        await asyncio.sleep(FREEZE_SECONDS)
-        gc.freeze()
-
-
-async def _front(request: web.Request) -> web.Response:
-    return web.Response(text=f"This is an audiocrib server. Connect to it from audiocrib, at {PATH}.\n")
-
-
-Pages = Callable[[web.Application, Server], None]
-"""Adds the browser's page and its socket to the application (the web layer's, given by the command line)."""
-
-
-def make_app(server: Server, pages: Pages | None = None) -> web.Application:
-    """The aiohttp application: the WebSocket endpoint at `PATH`, and ``pages`` (without them a plain sentence at
-    ``/``); on start, every game under way is set going again (`Tables.wake_all`)."""
-    app = web.Application()
-    app[SERVER_KEY] = server
-    app.router.add_get(PATH, server.handle)
-    if pages is not None:
-        pages(app, server)
-    else:
-        app.router.add_get("/", _front)
-
-    keeping: list[asyncio.Task[None]] = []
-
-    async def starting(_app: web.Application) -> None:
-        server.tables.wake_all()
-        keeping.append(asyncio.get_running_loop().create_task(_short_collections()))
-        keeping.append(asyncio.get_running_loop().create_task(server.moderation.serve_requests()))
-
-    async def closing(_app: web.Application) -> None:
-        for task in keeping:
-            task.cancel()
-        await server.close_all()
-
-    app.on_startup.append(starting)
-    app.on_shutdown.append(closing)
-    return app
