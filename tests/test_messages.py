@@ -18,7 +18,7 @@ from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules, Variant
 from audiocrib.online import messages as m
 from audiocrib.online.fields import COMPUTER_LEVELS, ProtocolError
-from audiocrib.online.messages import TOO_DEEP, TOO_LONG_NUMBER
+from audiocrib.online.jsontext import TOO_DEEP, TOO_LONG_NUMBER
 from tests.helpers import random_action
 
 

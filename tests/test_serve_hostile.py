@@ -25,7 +25,7 @@ from audiocrib.engine.events import Discarded, StarterCut, event_to_json
 from audiocrib.engine.game import Game
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
-from audiocrib.online.messages import TOO_DEEP, TOO_LONG_NUMBER
+from audiocrib.online.jsontext import TOO_DEEP, TOO_LONG_NUMBER
 from audiocrib.server.app import HELLO_FIRST, TEXT_ONLY
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store

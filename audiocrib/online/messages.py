@@ -17,7 +17,6 @@ audiocrib.online.fields.ProtocolError: A player does not send a welcome message.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -52,6 +51,7 @@ from audiocrib.online.fields import (
     read_fields,
     write_fields,
 )
+from audiocrib.online.jsontext import parsed
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -496,61 +496,6 @@ def _limited(message: Message, text: str) -> str:
     return text
 
 
-def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        raise ProtocolError("A message may not give the same field twice.")
-    return data
-
-
-def _no_constant(name: str) -> Any:
-    raise ProtocolError("A message may hold only finite numbers.")
-
-
-MOST_DIGITS = 30
-"""The longest number a message may hold, in characters: every number of the protocol has at most ten digits, and
-Python would spend time (or refuse, past 4,300 digits) turning a longer one into a number."""
-TOO_LONG_NUMBER = "A number in a message may have at most thirty digits."
-TOO_DEEP = "A message may not nest lists and objects that deeply."
-
-
-def _number(kind: Callable[[str], Any]) -> Callable[[str], Any]:
-    def read(literal: str) -> Any:
-        if len(literal) > MOST_DIGITS:
-            raise ProtocolError(TOO_LONG_NUMBER)
-        return kind(literal)
-    return read
-
-
-_JSON = json.JSONDecoder(object_pairs_hook=_no_repeats, parse_constant=_no_constant, parse_int=_number(int),
-                         parse_float=_number(float))
-"""What ``json.loads(text, object_pairs_hook=..., parse_constant=...)`` makes afresh for each call, made once."""
-
-
-def _parsed(text: str | bytes, limit: int) -> Any:
-    if isinstance(text, bytes):
-        if len(text) > limit:
-            raise ProtocolError(f"A message may be at most {number_words(limit // 1024)} kilobytes long.")
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ProtocolError("A message must be text in UTF-8.") from None
-    if not isinstance(text, str):
-        raise ProtocolError("A message must be text.")
-    if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
-        raise ProtocolError(f"A message may be at most {number_words(limit // 1024)} kilobytes long.")
-    try:
-        if text.startswith("\ufeff"):  # as json.loads refuses it
-            raise ValueError("a byte order mark")
-        return _JSON.decode(text)
-    except ProtocolError:
-        raise
-    except RecursionError:  # lists or objects inside each other about a thousand deep
-        raise ProtocolError(TOO_DEEP) from None
-    except ValueError:
-        raise ProtocolError("A message must be one JSON object.") from None
-
-
 def _decode(data: Any, known: dict[str, type[Message]], other: dict[str, type[Message]], sender: str) -> Message:
     if not isinstance(data, dict):
         raise ProtocolError("A message must be one JSON object.")
@@ -569,17 +514,17 @@ def _decode(data: Any, known: dict[str, type[Message]], other: dict[str, type[Me
 
 def decode_from_client(text: str | bytes) -> Message:
     """A message a client sent (at most `MAX_MESSAGE_BYTES`), or `ProtocolError`."""
-    return _decode(_parsed(text, MAX_MESSAGE_BYTES), CLIENT_MESSAGES, SERVER_MESSAGES, "A player")
+    return _decode(parsed(text, MAX_MESSAGE_BYTES), CLIENT_MESSAGES, SERVER_MESSAGES, "A player")
 
 
 def decode_from_server(text: str | bytes) -> Message:
     """A message the server sent (at most `MAX_SERVER_MESSAGE_BYTES`), or `ProtocolError`."""
-    return _decode(_parsed(text, MAX_SERVER_MESSAGE_BYTES), SERVER_MESSAGES, CLIENT_MESSAGES, "The server")
+    return _decode(parsed(text, MAX_SERVER_MESSAGE_BYTES), SERVER_MESSAGES, CLIENT_MESSAGES, "The server")
 
 
 def decode(text: str | bytes) -> Message:
     """A message of either side (for tools and tests), each held to its own side's size limit."""
-    data = _parsed(text, MAX_SERVER_MESSAGE_BYTES)
+    data = parsed(text, MAX_SERVER_MESSAGE_BYTES)
     if isinstance(data, dict) and isinstance(data.get("type"), str) and data["type"] in CLIENT_MESSAGES:
         return decode_from_client(text)
     return _decode(data, SERVER_MESSAGES, CLIENT_MESSAGES, "The server")
