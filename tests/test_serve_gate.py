@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import errno
 import os
 import resource
 import socket
@@ -92,24 +91,6 @@ def silent(port: int, local: str, count: int) -> list[socket.socket]:
     return made
 
 
-def still_open(sockets: list[socket.socket]) -> int:
-    """How many of ``sockets`` the server has not closed (nor refused)."""
-    count = 0
-    for raw in sockets:
-        try:
-            data = raw.recv(4096)
-        except BlockingIOError:
-            count += 1
-            continue
-        except OSError as error:
-            if error.errno == errno.ENOTCONN:  # still connecting: not yet accepted, not refused either
-                count += 1
-            continue
-        if data and not data.startswith(b"HTTP/1.1 429") and not data.startswith(b"HTTP/1.1 503"):
-            count += 1
-    return count
-
-
 def close_all(sockets: list[socket.socket]) -> None:
     for raw in sockets:
         raw.close()
@@ -141,8 +122,10 @@ async def plays_on(player: NetPlayer, events: int) -> None:
 # ---------------------------------------------------------------------- the reproduction
 
 def test_silent_sockets_from_one_address_leave_room_for_a_player_who_plays_and_comes_back(serving: Serving) -> None:
+    before = serving.open_files()
     crowd = silent(serving.port, "127.0.0.3", 600)
     time.sleep(1.0)
+    held: list[int] = []  # read once the crowd has come in: while it comes, refused sockets are still closing
 
     async def go() -> None:
         async with session_from(PLAYER) as session:
@@ -156,7 +139,10 @@ def test_silent_sockets_from_one_address_leave_room_for_a_player_who_plays_and_c
 
     try:
         asyncio.run(go())
-        assert still_open(crowd) <= LIMITS.sockets_per_address
+        held.append(serving.open_files())
+        # What the server holds, read from its own open files: a client's socket may look connected while the
+        # system never passed it to the server (its listening queue was full), so the client's side cannot tell.
+        assert held[0] <= before + LIMITS.sockets_per_address + 2, (before, held)
     finally:
         close_all(crowd)
     traceback_free(serving.errors())
