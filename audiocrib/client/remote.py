@@ -182,9 +182,9 @@ class OnlineClient:
         """Revoke every token of this player but the new one this client keeps (`token`)."""
         return self._account_answer(m.SignOutEverywhere())
 
-    def ask_lobby(self) -> m.Lobby | str:
-        """The lobby now, or why not."""
-        answers = self._ask(m.AskLobby())
+    def ask_lobby(self, page: int = 1) -> m.Lobby | str:
+        """Page ``page`` of the lobby now (the last page if there are fewer), or why not."""
+        answers = self._ask(m.AskLobby(page))
         if isinstance(answers, str):
             return answers
         return next((a for a in answers if isinstance(a, m.Lobby)), None) or "The server sent no lobby."
