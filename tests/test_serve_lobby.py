@@ -22,8 +22,12 @@ from audiocrib.server.lobby import TOO_MANY_NAMES, TOO_MANY_TABLES
 from audiocrib.server.records import Status
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
+from audiocrib.shell.tablesetup import TableSetup
 from tests.netplayers import session_from
+from tests.speechd import SpeechDispatcher
+from tests.test_online_terminal import heard, person
 from tests.test_serve import Running, ask, create, hello
+from tests.test_terminal import require_tools
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="loopback addresses beyond 127.0.0.1")
 
@@ -310,3 +314,37 @@ async def _heaviest(url: str) -> list[str]:
             await socket.close()
         await asyncio.gather(*readers, return_exceptions=True)
     return closed
+
+
+def test_the_lobby_s_pages_by_ear_in_a_real_terminal(tmp_path: Path) -> None:
+    """45 tables: the terminal's lobby says which of them it lists, and "Next tables" and "Earlier tables" move
+    through its pages, each said as it comes."""
+    require_tools()
+    server = Running(tmp_path / "server")
+    try:
+        asyncio.run(make_tables(server.url, 45, "127.0.71"))
+        with SpeechDispatcher() as speech:
+            ann = person("lobby-ann", tmp_path / "ann", speech, server.port, TableSetup(players=2))
+            try:
+                heard(speech, "Type the name the others will hear")
+                ann.keys("Ann", "Enter")
+                heard(speech, "Lobby: tables 1 to 20 of 45.")
+                heard(speech, "Table 1, Host0's: ")
+                ann.keys(*["Down"] * 20)
+                heard(speech, "Next tables. 22 of 28.")
+                ann.keys("Enter")
+                heard(speech, "Tables 21 to 40 of 45.")
+                heard(speech, "Table 21, Host6's: ")
+                ann.keys(*["Down"] * 21)
+                heard(speech, "Earlier tables. 23 of 29.")
+                ann.keys("Up", "Enter")  # Next tables
+                heard(speech, "Tables 41 to 45 of 45.")
+                heard(speech, "Table 41, Host13's: ")
+                ann.keys(*["Down"] * 5)
+                heard(speech, "Earlier tables. 7 of 13.")
+                ann.keys("Enter")
+                heard(speech, "Tables 21 to 40 of 45.")
+            finally:
+                ann.close()
+    finally:
+        server.stop()
