@@ -134,9 +134,9 @@ def test_the_lobby_in_pages_stays_right_as_tables_change(tmp_path: Path) -> None
         for table in store.tables(Status.OPEN, Status.PLAYING):
             if table.public:
                 host = store.player(table.host)
+                computers = sum(s.computer is not None or s.stand_in is not None for s in table.seats)
                 expected.append({"number": table.id, "host": host.name if host else "", "open_seats":
-                                 len(table.open_seats), "computers": sum(s.computer is not None or s.stand_in is not None
-                                                                for s in table.seats),
+                                 len(table.open_seats), "computers": computers,
                                  "started": table.status is Status.PLAYING})
     shown = [{k: t[k] for k in ("number", "host", "open_seats", "computers", "started")} for t in live]
     assert shown == sorted(expected, key=lambda t: t["number"])
@@ -335,7 +335,13 @@ def test_the_lobby_s_pages_by_ear_in_a_real_terminal(tmp_path: Path) -> None:
                 ann.keys("Enter")
                 heard(speech, "Tables 21 to 40 of 45.")
                 heard(speech, "Table 21, Host6's: ")
-                ann.keys(*["Down"] * 21)
+                ann.keys(*["Down"] * 24)
+                heard(speech, "Who is here. 26 of 29.")
+                ann.keys("Enter")  # its answer (the first page, as the server has it) leaves the list on this page
+                heard(speech, "Connected, ")
+                ann.keys(*["Up"] * 5)
+                heard(speech, "Table 40, Host13's: ")
+                ann.keys("Down", "Down")
                 heard(speech, "Earlier tables. 23 of 29.")
                 ann.keys("Up", "Enter")  # Next tables
                 heard(speech, "Tables 41 to 45 of 45.")

@@ -19,8 +19,8 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
 from audiocrib.online.messages import LOBBY_PAGE, Lobby, TableState, TableSummary
 
-__all__ = ["back_line", "chat_line", "code_words", "gone_line", "left_for_now_line", "lobby_count", "lobby_people", "rules_words",
-           "table_line", "who_is_here"]
+__all__ = ["back_line", "chat_line", "code_words", "gone_line", "left_for_now_line", "lobby_count", "lobby_people",
+           "rules_words", "table_line", "who_is_here"]
 
 
 def rules_words(rules: Rules) -> str:
