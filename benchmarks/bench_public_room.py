@@ -34,7 +34,6 @@ import tempfile
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 from serverbench.clients import PACE

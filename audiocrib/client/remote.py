@@ -188,9 +188,9 @@ class OnlineClient:
         """Revoke every token of this player but the new one this client keeps (`token`)."""
         return self._account_answer(m.SignOutEverywhere())
 
-    def ask_lobby(self) -> m.Lobby | str:
-        """The lobby now, or why not."""
-        answers = self._ask(m.AskLobby())
+    def ask_lobby(self, page: int = 1) -> m.Lobby | str:
+        """Page ``page`` of the lobby now (the last page if there are fewer), or why not."""
+        answers = self._ask(m.AskLobby(page))
         if isinstance(answers, str):
             return answers
         return next((a for a in answers if isinstance(a, m.Lobby)), None) or "The server sent no lobby."
@@ -212,10 +212,14 @@ class OnlineClient:
 
     def who(self) -> m.TableState | m.Lobby | str:
         """Who is at this player's table (or in the lobby)."""
+        before = self.lobby
         answers = self._ask(m.Who())
         if isinstance(answers, str):
             return answers
         found = next((a for a in answers if isinstance(a, m.TableState | m.Lobby)), None)
+        if isinstance(found, m.Lobby) and before is not None and found.page != before.page:
+            # the answer is the first page: the page the player is on stays, with who is here now
+            self.lobby = dataclasses.replace(before, people=found.people)
         return found or "The server did not say who is here."
 
     def _done(self, message: m.Message) -> str | None:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
-from audiocrib.online.messages import Lobby, TableState, TableSummary
+from audiocrib.online.messages import LOBBY_PAGE, Lobby, TableState, TableSummary
 
-__all__ = ["back_line", "chat_line", "code_words", "gone_line", "left_for_now_line", "lobby_people", "rules_words",
-           "table_line", "who_is_here"]
+__all__ = ["back_line", "chat_line", "code_words", "gone_line", "left_for_now_line", "lobby_count", "lobby_people",
+           "rules_words", "table_line", "who_is_here"]
 
 
 def rules_words(rules: Rules) -> str:
@@ -76,6 +76,26 @@ def who_is_here(state: TableState) -> str:
     code = f" The code is {code_words(state.code)}." if state.code else ""
     waiting = "" if state.started else " The game has not begun."
     return f"At table {state.number}: {listed}.{waiting}{code}"
+
+
+def lobby_count(lobby: Lobby) -> str:
+    """How many tables the lobby lists, and which of them this page holds when there is more than one page:
+    "no tables open", "three tables open", "tables 21 to 40 of 55".
+
+    >>> from audiocrib.online.messages import Lobby
+    >>> lobby_count(Lobby((), 0, ()))
+    'no tables open'
+    >>> from audiocrib.online.messages import TableSummary
+    >>> one = TableSummary(7, "Ann", Rules(players=2), 1, 0, False)
+    >>> lobby_count(Lobby((one,) * 20, 15, (), page=2, pages=3))
+    'tables 21 to 40 of 55'
+    """
+    first = (lobby.page - 1) * LOBBY_PAGE + 1
+    total = first - 1 + len(lobby.tables) + lobby.more
+    if lobby.page == 1 and not lobby.more:
+        return "no tables open" if not lobby.tables else (
+            "one table open" if len(lobby.tables) == 1 else f"{len(lobby.tables)} tables open")
+    return f"tables {first} to {first - 1 + len(lobby.tables)} of {total}"
 
 
 def lobby_people(lobby: Lobby) -> str:

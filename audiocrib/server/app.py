@@ -19,6 +19,7 @@ import hmac
 import logging
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
@@ -34,7 +35,7 @@ from audiocrib.server.application import FULL_COLLECTION_EVERY, PATH, make_app
 from audiocrib.server.desk import Answers, TableDesk
 from audiocrib.server.gate import counted_as
 from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
-from audiocrib.server.lobby import Board
+from audiocrib.server.lobby import TOO_MANY_NAMES, TOO_MANY_TABLES, Board, wait_words
 from audiocrib.server.moderating import Moderation, Online
 from audiocrib.server.outbox import Mailbox, Outbox
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
@@ -48,8 +49,6 @@ __all__ = ["CHAT_TOO_FAST", "FULL_COLLECTION_EVERY", "NO_TABLE", "PATH", "Pages"
 CHAT_TOO_FAST = "You are chatting too fast; wait a few seconds before the next line."
 HELLO_FIRST = "Say hello first: the first message on a connection is hello."
 ADDRESS_TOO_FAST = "Too many messages from your address; slow down."
-TOO_MANY_NAMES = "Too many new names have been made from your address this hour; use one you made, or wait."
-TOO_MANY_TABLES = "Too many tables have been opened from your address this hour; join one, or wait."
 TEXT_ONLY = "A message must be sent as text, not as binary data."
 PLAY_MESSAGES = (m.Start, m.Move, m.Leave, m.GiveSeat, m.TakeSeatBack)
 _log = logging.getLogger(__name__)
@@ -67,6 +66,8 @@ class _Address:
     sign_ins: TokenBucket
     open: int = 0
     connections: set[_Connection] = field(default_factory=set)
+    cut_at: float = -1e9
+    """When the last connection from here was cut for sending the most (`time.monotonic`)."""
 
     def idle(self) -> bool:
         return self.open == 0 and all(b.full for b in (self.messages, self.connects, self.wrong_passwords,
@@ -221,8 +222,11 @@ class Server(TableDesk):
         connection.lately.add()
         if connection.cut:
             raise _Disconnect(ADDRESS_TOO_FAST)
-        if not connection.address.messages.take():
-            heaviest = connection.address.heaviest()
+        address = connection.address
+        if not address.messages.take() and time.monotonic() - address.cut_at >= self.limits.cut_grace:
+            # one cut at a time: the bucket is still empty just after one, though the address is under its limit
+            address.cut_at = time.monotonic()
+            heaviest = address.heaviest()
             if heaviest is None or heaviest is connection:
                 raise _Disconnect(ADDRESS_TOO_FAST)
             self._cut(heaviest)  # this one's message goes on: the address is under its limit again without it
@@ -296,7 +300,7 @@ class Server(TableDesk):
             if isinstance(message, m.ChatFrom) and target.player and not self.moderation.hears(target.player.id,
                                                                                                message.sender):
                 continue
-            self.outbox.put(target.box, m.encode(message))
+            self.outbox.put(target.box, self.board.text(message) if isinstance(message, m.Lobby) else m.encode(message))
 
     def _answer(self, connection: _Connection, message: m.Message) -> Answers:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
@@ -311,7 +315,7 @@ class Server(TableDesk):
             return [(None, self._lobby(message.page))]
         if isinstance(message, m.CreateTable):
             if not self.local_only and not connection.address.tables.take():
-                raise ProtocolError(TOO_MANY_TABLES)
+                raise ProtocolError(TOO_MANY_TABLES.format(wait_words(connection.address.tables.wait())))
             table = self._create(player, message)
             connection.table = table.id
             return [(None, self._table_state(table.id, player))]
@@ -393,7 +397,7 @@ class Server(TableDesk):
             token = hello.token
         else:
             if not self.local_only and not connection.address.names.take():
-                raise ProtocolError(TOO_MANY_NAMES)
+                raise ProtocolError(TOO_MANY_NAMES.format(wait_words(connection.address.names.wait())))
             player, token = self.store.add_player(hello.name)
         return self._welcome(connection, player, token)
 

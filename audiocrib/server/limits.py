@@ -42,6 +42,11 @@ class TokenBucket:
         self._tokens -= 1.0
         return True
 
+    def wait(self) -> float:
+        """Seconds until the next token (0 if there is one now)."""
+        tokens = min(float(self.burst), self._tokens + (self._clock() - self._last) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
     @property
     def full(self) -> bool:
         """True once the bucket has filled again (nothing taken lately): it can be forgotten."""
@@ -150,3 +155,7 @@ class Limits:
     """Password tries a second for one name, from any address (one every thirty seconds), on average..."""
     name_sign_ins_burst: int = 5
     """...and at once: guessing a name's password from many addresses is as slow as from one."""
+    cut_grace: float = 1.0
+    """Seconds after a connection is cut for sending the most from an address in which its messages are let
+    through though the address's bucket is empty: it fills again only as fast as its rate, and the address may
+    be under its limit already without the one cut (so one cut at a time, not one for each message meanwhile)."""

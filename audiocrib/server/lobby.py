@@ -31,7 +31,23 @@ from audiocrib.online import messages as m
 from audiocrib.server.records import Status, Table
 from audiocrib.server.store import Store
 
-__all__ = ["Board"]
+__all__ = ["TOO_MANY_NAMES", "TOO_MANY_TABLES", "Board", "wait_words"]
+
+TOO_MANY_NAMES = "Too many new names have been made from your address this hour; use one you made, or try again in {}."
+TOO_MANY_TABLES = "Too many tables have been opened from your address this hour; join one, or try again in {}."
+
+
+def wait_words(seconds: float) -> str:
+    """How long to wait, as said in a refusal: "a few seconds", "a minute", "7 minutes".
+
+    >>> wait_words(4.0), wait_words(61.0), wait_words(400.0)
+    ('a few seconds', 'a minute', '7 minutes')
+    """
+    if seconds < 50:
+        return "a few seconds"
+    minutes = max(1, round(seconds / 60))
+    return "a minute" if minutes == 1 else f"{minutes} minutes"
+
 
 
 class Board:
@@ -45,6 +61,7 @@ class Board:
         self._order: list[int] | None = None
         self._hosts: dict[int, str] = {}
         self._pages: dict[int, m.Lobby] = {}
+        self._texts: dict[int, tuple[m.Lobby, str]] = {}  # page number -> the page and its JSON text
         self._people: tuple[str, ...] | None = None
         for table in store.tables(Status.OPEN, Status.PLAYING):
             self._put(table)
@@ -61,11 +78,13 @@ class Board:
             self._put(table)
         self._order = None
         self._pages.clear()
+        self._texts.clear()
 
     def people_changed(self) -> None:
         """Someone said hello or went: the people on every page are made again when next asked."""
         self._people = None
         self._pages.clear()
+        self._texts.clear()
 
     def page(self, number: int, people: Callable[[], Iterable[str]] = tuple) -> m.Lobby:
         """Page ``number`` of the lobby (the last page if there are fewer), with the names ``people`` gives
@@ -85,12 +104,23 @@ class Board:
             self._pages[number] = found
         return found
 
+    def text(self, lobby: m.Lobby) -> str:
+        """``lobby`` as JSON text: encoded once for a page of this board until it changes (a flood of ``lobby``
+        then costs a look-up each), any other lobby each time."""
+        kept = self._texts.get(lobby.page)
+        if kept is not None and kept[0] is lobby:
+            return kept[1]
+        text = m.encode(lobby)
+        if self._pages.get(lobby.page) is lobby:
+            self._texts[lobby.page] = (lobby, text)
+        return text
+
     def _put(self, table: Table) -> None:
         if not table.public or table.status is Status.OVER:
             return
         self._tables[table.id] = m.TableSummary(
             table.id, self._host(table.host), table.rules, len(table.open_seats),
-            sum(1 for s in table.seats if s.computer is not None),
+            sum(1 for s in table.seats if s.computer is not None or s.stand_in is not None),
             table.status is Status.PLAYING)
 
     def _host(self, player_id: int) -> str:

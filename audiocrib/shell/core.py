@@ -476,7 +476,7 @@ class SessionCore:
         """Defined in `online`."""
         raise NotImplementedError
 
-    def _to_lobby(self, prefix: str = "Lobby: ") -> None:
+    def _to_lobby(self, prefix: str = "Lobby: ", page: int = 1) -> None:
         """Defined in `online`."""
         raise NotImplementedError
 

@@ -13,7 +13,7 @@ from audiocrib.client.remote import OnlineClient, RemoteTable, Said
 from audiocrib.engine.game import Phase
 from audiocrib.online import messages as m
 from audiocrib.online.fields import NAME, ProtocolError
-from audiocrib.online.sayings import chat_line, lobby_people, table_line, who_is_here
+from audiocrib.online.sayings import chat_line, lobby_count, lobby_people, table_line, who_is_here
 from audiocrib.shell.account import ACCOUNT_ITEM, AccountScreens
 from audiocrib.shell.keys import CREATE_ITEMS, MOVE_LIMITS, Mode
 from audiocrib.shell.lineedit import LineEdit
@@ -211,20 +211,30 @@ class OnlineScreens(AccountScreens, Moderating):
             self._back_to_main()
 
     # ----------------------------------------------------------------- the lobby
-    def _to_lobby(self, prefix: str = "Lobby: ") -> None:
+    def _to_lobby(self, prefix: str = "Lobby: ", page: int = 1) -> None:
+        """Ask for page ``page`` of the lobby and say it: how many tables (which, past one page), then the first
+        table, if any."""
         client = self.client
         if client is None:
             return
         self.account_open = None
-        answer = client.ask_lobby()
+        answer = client.ask_lobby(page)
         if isinstance(answer, str):
             self.say(answer)
         tables = client.lobby.tables if client.lobby else ()
         self.mode, self.menu_index = Mode.LOBBY, 1 if tables else 0  # on the first table, if any
-        counted = "no tables open" if not tables else (
-            "one table open" if len(tables) == 1 else f"{len(tables)} tables open")
-        self.say(f"{prefix}{counted}.")
+        counted = lobby_count(client.lobby) if client.lobby else "no tables open"
+        said = f"{prefix}{counted}."
+        self.say(said[0].upper() + said[1:])
         self._say_lobby_item()
+
+    def _lobby_page_items(self) -> tuple[str, ...]:
+        """"next tables" and "earlier tables", where the lobby has pages after or before this one."""
+        lobby = self.client.lobby if self.client is not None else None
+        if lobby is None:
+            return ()
+        return (*(("next tables",) if lobby.page < lobby.pages else ()),
+                *(("earlier tables",) if lobby.page > 1 else ()))
 
     def _say_lobby_item(self) -> None:
         items = self._online_items()
@@ -239,7 +249,7 @@ class OnlineScreens(AccountScreens, Moderating):
             return self._account_items()
         if self.mode is Mode.LOBBY:
             lobby = self.client.lobby if self.client is not None else None
-            tables = tuple(f"table {t.number}" for t in (lobby.tables if lobby else ()))
+            tables = (*(f"table {t.number}" for t in (lobby.tables if lobby else ())), *self._lobby_page_items())
             if self.online_only:  # a browser's first screen: its settings and quit are here, its server is fixed
                 return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
                         ACCOUNT_ITEM, PEOPLE_ITEM, "change your name", "settings", "quit")
@@ -318,7 +328,10 @@ class OnlineScreens(AccountScreens, Moderating):
             self._ask_line(LineEdit("Table code", 16, spell=True), "Type the table's code, then press Enter.",
                            lambda code: self._seated(client.join(code)), lambda: self._say_lobby_item())
         elif item == "refresh the list":
-            self._to_lobby("Lobby, again: ")
+            self._to_lobby("Lobby, again: ", client.lobby.page if client.lobby else 1)
+        elif item in ("next tables", "earlier tables"):
+            page = client.lobby.page if client.lobby else 1
+            self._to_lobby("", page + 1 if item == "next tables" else page - 1)
         elif item in ("who is here", "who is at the table"):
             self._who("w")
         elif item == "change server or name":
