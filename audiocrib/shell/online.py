@@ -15,9 +15,10 @@ from audiocrib.online import messages as m
 from audiocrib.online.fields import NAME, ProtocolError
 from audiocrib.online.sayings import chat_line, lobby_count, lobby_people, table_line, who_is_here
 from audiocrib.shell.account import ACCOUNT_ITEM, AccountScreens
-from audiocrib.shell.keys import CREATE_ITEMS, MOVE_LIMITS, Mode
+from audiocrib.shell.keys import CREATE_ITEMS, Mode
 from audiocrib.shell.lineedit import LineEdit
 from audiocrib.shell.moderating import PEOPLE_ITEM, Moderating
+from audiocrib.shell.newtable import NewTableScreens
 from audiocrib.shell.servers import load_book, save_book
 from audiocrib.shell.table import Heard
 
@@ -28,7 +29,7 @@ LOBBY_IS_FIRST = "This is the lobby, the first screen here; Settings and Quit ar
 UNKNOWN_TOKEN = "This server does not know your token; connect without one to choose a name."
 
 
-class OnlineScreens(AccountScreens, Moderating):
+class OnlineScreens(AccountScreens, Moderating, NewTableScreens):
     """The online screens and the chat and who keys."""
 
     # ----------------------------------------------------------------- address, name, connecting
@@ -273,36 +274,6 @@ class OnlineScreens(AccountScreens, Moderating):
             return self._create_item_text(item)
         return item[0].upper() + item[1:]
 
-    def _create_item_text(self, item: str) -> str:
-        rules = self.setup.rules()
-        if item == "people":
-            rest = "no computer players" if self.online_people >= rules.players else "the rest computer players"
-            return f"Seats for people: {self.online_people} of {rules.players}, {rest}"
-        if item == "listed":
-            return "Listed in the lobby: " + ("yes" if self.online_listed else "no, joined by its code")
-        if item == "move_limit":
-            limit = self.online_limit
-            return "Time for each move: " + ("no limit" if limit is None else f"{limit} seconds")
-        if item == "setup":
-            return f"Table setup: {rules.describe()}"
-        return "Create the table"
-
-    def _online_change(self, direction: int) -> None:
-        items = self._online_items()
-        item = items[self.menu_index % len(items)]
-        if self.mode is not Mode.CREATE or item not in ("people", "listed", "move_limit"):
-            self.say("This item has no setting to change; press Enter to choose it.")
-            return
-        players = self.setup.rules().players
-        if item == "people":
-            self.online_people = max(1, min(players, self.online_people + direction))
-        elif item == "listed":
-            self.online_listed = not self.online_listed
-        else:
-            at = MOVE_LIMITS.index(self.online_limit)
-            self.online_limit = MOVE_LIMITS[max(0, min(len(MOVE_LIMITS) - 1, at + direction))]
-        self.say(f"{self._create_item_text(item)}.")
-
     def _online_choose(self, key: str) -> None:
         items = self._online_items()
         item = items[self.menu_index % len(items)]
@@ -352,48 +323,6 @@ class OnlineScreens(AccountScreens, Moderating):
         elif item == "leave the table":
             refused = client.leave()
             self.say(refused) if refused is not None else self._to_lobby("You left the table. Lobby: ")
-
-    def _create_choose(self, item: str) -> None:
-        client = self.client
-        assert client is not None
-        if item in ("people", "listed"):
-            self._online_change(1)
-        elif item == "move_limit":
-            self._online_change(1)
-        elif item == "setup":
-            self.return_mode = Mode.CREATE
-            self._enter_menu(Mode.SETUP, "Table setup: ")
-        else:
-            self._create_table(start=False)
-
-    def _start_new_table(self) -> None:
-        """Start the game, the last item of a new table's setup: the table is made as set up and, with no seat
-        waiting for another person, its game starts at once (else the host starts it from the waiting room)."""
-        self.return_mode = Mode.MAIN
-        self.mode, self.menu_index = Mode.CREATE, CREATE_ITEMS.index("create")
-        if self.client is None:
-            self._back_to_main()
-            return
-        self._create_table(start=True)
-
-    def _create_table(self, start: bool) -> None:
-        """Make the new table as set up and sit at it; with ``start``, start its game at once when every other
-        seat is a computer player's."""
-        client = self.client
-        assert client is not None
-        rules = self.setup.rules()
-        levels = list(self.setup.levels)
-        seats = tuple(m.PERSON if seat < self.online_people else levels[(seat - 1) % len(levels)]
-                      for seat in range(rules.players))
-        answer = client.create(rules, seats, self.online_listed, self.online_limit)
-        if start and not isinstance(answer, str) and self.online_people <= 1:
-            refused = client.start_game()
-            if refused is None:
-                self.mode, self.menu_index = Mode.WAITING_ROOM, 0
-                self._maybe_begin()  # the game begins once its view has come (here, or from the tick)
-                return
-            self.say(refused)
-        self._seated(answer)
 
     def _online_escape(self, key: str) -> None:
         if self.mode is Mode.PEOPLE:
