@@ -10,7 +10,11 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from audiocrib.engine.actions import ACTION_TYPES
+from audiocrib.engine.errors import RulesError
 from audiocrib.engine.events import EVENT_TYPES
+from audiocrib.engine.game import Game
+from audiocrib.engine.rules import RANGES, Rules
+from audiocrib.engine.viewcodec import view_to_json
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.online.jsonschema import protocol_schema
@@ -65,6 +69,17 @@ WRONG: list[tuple[str, dict[str, Any]]] = [
     ("client", {"type": "hello", "name": "", "token": None, "password": None, "version": 1}),
     ("server", {"type": "lobby_list", "tables": [], "more": -1, "people": [], "page": 1, "pages": 1}),
     ("server", {"type": "news", "since": 0, "events": [{"kind": "no such event"}]}),
+    ("client", {"type": "move", "action": {"kind": "play", "seat": 6, "card": "AS"}}),
+    ("client", {"type": "move", "action": {"kind": "claim", "seat": 0, "points": 1001}}),
+    ("client", {"type": "move", "action": {"kind": "discard", "seat": 0, "cards": ["5H", "5H"]}}),
+    ("client", {"type": "create_table", "rules": {"players": 7}, "seats": ["person"], "public": True,
+                "move_limit": None}),
+    ("client", {"type": "create_table", "rules": {"target": 30}, "seats": ["person", "easy"], "public": True,
+                "move_limit": None}),
+    ("client", {"type": "create_table", "rules": {"manual_counting": True, "count_timer": 91},
+                "seats": ["person", "easy"], "public": True, "move_limit": None}),
+    ("server", {"type": "news", "since": 0, "events": [{"kind": "his heels", "seat": 6}]}),
+    ("server", {"type": "news", "since": 0, "events": [{"kind": "series ended", "count": 1_000_001}]}),
     ("server", {"type": "refused"}),
     ("server", {"type": "welcome", "name": "Ann", "token": "short", "version": 1}),
 ]
@@ -77,3 +92,40 @@ def test_what_the_protocol_refuses_the_schema_refuses_too(side: str, message: di
         (m.decode_from_client if side == "client" else m.decode_from_server)(text)
     with pytest.raises(AssertionError, match=r"not in docs/protocol\.schema\.json"):
         (client_sent if side == "client" else server_said)(text)
+
+
+def a_view_message(**change: Any) -> dict[str, Any]:
+    """A real seat's view, in its message, with ``change`` made to the view's fields."""
+    view = view_to_json(Game(seed=3).view(1))
+    return {"type": "view", "view": {**view, **change}, "count_ms": None, "whole": True, "move_ms": None,
+            "move_seat": None}
+
+
+@pytest.mark.parametrize("change", [{"count": 32}, {"dealer": 6}, {"held": [53, 4]}, {"turn": -1},
+                                    {"counting": [0, True, 1]}, {"hand": ["5H", "5H"]}, {"names": ["A" * 201, "B"]},
+                                    {"said_go": [7]}, {"series": [[0, "5H", 3]]}],
+                         ids=lambda change: next(iter(change)))
+def test_a_view_out_of_the_codecs_ranges_is_refused_by_both(change: dict[str, Any]) -> None:
+    server_said(json.dumps(a_view_message()))
+    text = json.dumps(a_view_message(**change))
+    with pytest.raises(ProtocolError):
+        m.decode_from_server(text)
+    with pytest.raises(AssertionError, match=r"not in docs/protocol\.schema\.json"):
+        server_said(text)
+
+
+@pytest.mark.parametrize("name", sorted(RANGES))
+def test_each_setting_is_taken_at_its_ends_and_refused_past_them_by_the_schema_as_by_the_rules(name: str) -> None:
+    """The schema's ranges are the ones `Rules` checks by (`RANGES`), so a client checked by the schema is never
+    refused for a setting's range alone."""
+    low, high = RANGES[name]
+    base = {"team_size": {"players": 6}, "wrong_muggins": {"muggins": True},
+            "count_timer": {"manual_counting": True}}.get(name, {})
+    validator = Draft202012Validator({"$ref": "#/$defs/rules", "$defs": SCHEMA["$defs"]})
+    for value in (low, high):
+        Rules.from_json({**base, name: value})
+        assert validator.is_valid({**base, name: value})
+    for value in (low - 1, high + 1):
+        with pytest.raises(RulesError):
+            Rules.from_json({**base, name: value})
+        assert not validator.is_valid({**base, name: value})
