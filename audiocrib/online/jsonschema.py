@@ -299,10 +299,16 @@ def _type_words(schema: dict[str, Any], defs: dict[str, Any]) -> str:
     if "enum" in schema:
         return "one of " + ", ".join(str(v) for v in schema["enum"])
     kind = schema.get("type")
+    if schema is _SEAT or schema == _SEAT:
+        return f"seat number, {_SEAT['minimum']} to {_SEAT['maximum']}"
+    if kind == "integer" and "minimum" in schema and schema["maximum"] < MAX_NUMBER:
+        return f"whole number, {schema['minimum']} to {schema['maximum']}"
     if kind == "array":
         if "prefixItems" in schema:
             return "pair of " + " and ".join(_type_words(item, defs) for item in schema["prefixItems"])
         inner = _type_words(schema["items"], defs)
+        if inner.startswith("seat number, "):
+            return f"list of seat numbers, {inner.removeprefix('seat number, ')}"
         if inner.startswith("list of "):
             return "list of lists of " + inner.removeprefix("list of ")
         return f"list of ({inner})" if " or " in inner or " of " in inner else f"list of {inner}s"
