@@ -3,9 +3,12 @@ schema, and a real check (every server test's client also checks each message it
 
 from __future__ import annotations
 
+import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from jsonschema import Draft202012Validator
 
@@ -19,6 +22,7 @@ from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.online.jsonschema import protocol_schema
 from tests.protocol_check import SCHEMA, SCHEMA_FILE, client_sent, server_said
+from tests.test_serve import serving
 
 REGENERATE = "python -m audiocrib.online.jsonschema > docs/protocol.schema.json"
 
@@ -129,3 +133,52 @@ def test_each_setting_is_taken_at_its_ends_and_refused_past_them_by_the_schema_a
         with pytest.raises(RulesError):
             Rules.from_json({**base, name: value})
         assert not validator.is_valid({**base, name: value})
+
+
+async def play_from_the_page_alone(url: str) -> tuple[int, list[dict[str, Any]]]:
+    """A client written from docs/protocol.md and the schema alone (no audiocrib import): it makes a table with an
+    easy computer player, starts it, and plays a game to 31, each message it sends and hears checked by the schema.
+    The moves it made, and the log it kept from ``news``."""
+    client = Draft202012Validator({"$ref": "#/$defs/client_message", "$defs": SCHEMA["$defs"]})
+    server = Draft202012Validator({"$ref": "#/$defs/server_message", "$defs": SCHEMA["$defs"]})
+    kept = {"five-card": 3, "six-card": 4, "seven-card": 5}  # the hand kept (two players): the page's Laying away
+    async with aiohttp.ClientSession() as http, http.ws_connect(url, max_msg_size=0) as socket:
+        async def send(message: dict[str, Any]) -> None:
+            client.validate(message)
+            await socket.send_str(json.dumps(message))
+
+        await send({"type": "hello", "name": "Page Reader", "token": None, "password": None, "version": 1})
+        await send({"type": "create_table", "rules": {"target": 31}, "seats": ["person", "easy"], "public": False,
+                    "move_limit": None})
+        log: list[dict[str, Any]] = []
+        moves = 0
+        while not any(event["kind"] == "match won" for event in log):
+            message = json.loads((await socket.receive(timeout=30)).data)
+            server.validate(message)
+            assert message["type"] != "refused", message
+            if message["type"] == "table" and not message["started"]:
+                await send({"type": "start"})
+            elif message["type"] == "news":
+                assert message["since"] == len(log)
+                log.extend(message["events"])
+            elif message["type"] == "view":
+                view = message["view"]
+                seat = view["seat"]
+                if message["whole"]:  # the seat's whole log so far; later ones come in news
+                    log = list(view["events"])
+                if view["phase"] == "discard" and not view["laid_away"][seat]:
+                    away = view["hand"][:len(view["hand"]) - kept[view["rules"]["variant"]]]
+                    await send({"type": "move", "action": {"kind": "discard", "seat": seat, "cards": away}})
+                    moves += 1
+                elif view["phase"] == "play" and view["turn"] == seat:
+                    action = {"kind": "play", "seat": seat, "card": view["playable"][0]} if view["playable"] else \
+                        {"kind": "go", "seat": seat}
+                    await send({"type": "move", "action": action})
+                    moves += 1
+        return moves, log
+
+
+def test_a_client_written_from_the_page_and_the_schema_alone_plays_a_game(tmp_path: Path) -> None:
+    for running in serving(tmp_path / "data"):
+        moves, log = asyncio.run(play_from_the_page_alone(running.url))
+        assert moves >= 2 and log[0]["kind"] == "cut for deal" and log[-1]["kind"] == "match won"
