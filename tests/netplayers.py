@@ -28,7 +28,7 @@ from audiocrib.engine.scoring import score_hand
 from audiocrib.engine.viewcodec import view_to_json
 from audiocrib.engine.views import PlayerView
 from audiocrib.online.messages import Message, News, Refused, ViewOf, decode_from_server
-from tests.protocol_check import server_said
+from tests.protocol_check import client_sent, server_said
 from tests.test_viewcodec import cards_in, known_by_deal, leaks
 
 WAIT = 30.0
@@ -117,6 +117,7 @@ class NetPlayer:
                 self._tokens, self._filled = 1.0, loop.time()
             self._tokens -= 1
         self.sent.append(message)
+        client_sent(json.dumps(message))  # what an honest client sends is a message of the published schema
         try:
             await self._socket.send_str(json.dumps(message))
         except (ConnectionError, RuntimeError, aiohttp.ClientError):

@@ -167,7 +167,7 @@ def test_the_decoders_made_once_refuse_as_before() -> None:
     for text in ('\ufeff{"type": "ping", "number": 1}', b'\xef\xbb\xbf{"type": "ping", "number": 1}'):
         with pytest.raises(m.ProtocolError, match=r"^A message must be one JSON object\.$"):
             m.decode_from_client(text)
-    summary = json.loads(m.encode(EXAMPLES[21]))["tables"][0]
+    summary = json.loads(m.encode(next(e for e in EXAMPLES if e.type == "lobby_list")))["tables"][0]
     for index in (1, 0, 1):
         tables = [summary, summary]
         tables[index] = {**summary, "open_seats": 9}

@@ -43,7 +43,7 @@ from audiocrib.server.app import CHAT_TOO_FAST, HELLO_FIRST, NO_TABLE, TEXT_ONLY
 from audiocrib.server.room import ALL_SEATED
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
-from tests.protocol_check import server_said
+from tests.protocol_check import client_sent, server_said
 from tests.test_cli_hostile import PROGRAM, assert_refused
 from tests.test_viewcodec import cards_in, known_by_deal, leaks
 
@@ -120,6 +120,8 @@ async def ask(socket: aiohttp.ClientWebSocketResponse, message: dict[str, Any] |
     decode_from_server(frame.data)  # a valid message of the server's
     server_said(frame.data)
     answer: dict[str, Any] = json.loads(frame.data)
+    if isinstance(message, dict) and answer["type"] != "refused":
+        client_sent(json.dumps(message))  # a message the server took is one the published schema takes
     return answer
 
 

@@ -17,6 +17,7 @@ from audiocrib.server.computers import Computers
 from audiocrib.server.room import Room
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
+from tests.protocol_check import server_said
 from tests.test_serve import Running, hello
 
 
@@ -40,6 +41,7 @@ def ended_while_away(folder: Path) -> tuple[str, int, list[dict[str, Any]]]:
 async def next_message(socket: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
     frame = await socket.receive(timeout=10)
     assert frame.type is aiohttp.WSMsgType.TEXT, frame
+    server_said(frame.data)
     message: dict[str, Any] = json.loads(frame.data)
     return message
 

@@ -30,6 +30,7 @@ from audiocrib.server.app import HELLO_FIRST, TEXT_ONLY
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
 from tests.netplayers import NetPlayer, raw_connect, raw_send, session_from
+from tests.protocol_check import server_said
 from tests.test_messages import EXAMPLES
 from tests.test_serve import Running, hello
 
@@ -156,6 +157,7 @@ async def refused_each(socket: aiohttp.ClientWebSocketResponse, texts: list[str]
         await socket.send_str(text)
         frame = await socket.receive(timeout=10)
         assert frame.type is aiohttp.WSMsgType.TEXT, (text[:80], frame)
+        server_said(frame.data)  # a refusal of hostile input is still a message of the published schema
         answer = json.loads(frame.data)
         assert answer["type"] == "refused", (text[:80], answer)
         sentences.append(answer["sentence"])

@@ -71,7 +71,8 @@ class ClaimCount(Action):
 
 @dataclass(frozen=True, slots=True)
 class CountTimeout(Action):
-    """Manual counting: the counting timer ran out for this player (sent by the shell's clock)."""
+    """Manual counting: the counting timer ran out for this player (made by the clock of whoever holds the game:
+    the server's online, where a client's is refused)."""
 
     kind: ClassVar[str] = "timeout"
 

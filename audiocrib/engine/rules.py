@@ -21,7 +21,7 @@ from typing import Any
 
 from audiocrib.engine.errors import RulesError
 
-__all__ = ["OFFERED_TARGETS", "DealShape", "Rules", "Variant"]
+__all__ = ["OFFERED_TARGETS", "RANGES", "USUAL_TARGET", "DealShape", "Rules", "Variant"]
 
 OFFERED_TARGETS = (61, 91, 121, 181, 241)
 """The targets a table menu offers; any target from 31 to 1000 may be set."""
@@ -78,6 +78,14 @@ _SHAPES: dict[tuple[Variant, int], DealShape] = {
 }
 
 _DEFAULT_TARGET = {Variant.FIVE_CARD: 61, Variant.SIX_CARD: 121, Variant.SEVEN_CARD: 181}
+USUAL_TARGET = 0
+"""The target that stands for the variant's usual one (61, 121 or 181)."""
+RANGES: dict[str, tuple[int, int]] = {
+    "players": (2, 6), "team_size": (1, 3), "target": (31, 1000), "match_games": (1, 99), "wrong_muggins": (0, 5),
+    "count_timer": (15, 90),
+}
+"""Each whole-number setting's lowest and highest value: `Rules` checks by it, and the protocol's JSON Schema
+(`audiocrib.online.jsonschema`) is made from it, so the two cannot differ. A target may also be `USUAL_TARGET`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,18 +138,22 @@ class Rules:
                 raise RulesError(f"The setting {name.replace('_', ' ')} must be a whole number.")
         if self.count_timer is not None and type(self.count_timer) is not int:
             raise RulesError("The counting timer must be a whole number of seconds.")
-        if self.target == 0:  # 0 stands for the variant's usual target
+        if self.target == USUAL_TARGET:
             object.__setattr__(self, "target", _DEFAULT_TARGET[self.variant])
         self._validate()
 
+    def _within(self, name: str) -> bool:
+        low, high = RANGES[name]
+        return bool(low <= getattr(self, name) <= high)
+
     def _validate(self) -> None:
-        if not 2 <= self.players <= 6:
+        if not self._within("players"):
             raise RulesError("A table has from 2 to 6 players.")
         if self.variant is Variant.FIVE_CARD and self.players not in (2, 4):
             raise RulesError("Five-card cribbage is played by 2 players, or 4 in two teams of two.")
         if self.variant is Variant.SEVEN_CARD and self.players not in (2, 4):
             raise RulesError("Seven-card cribbage is played by 2 players, or 4 in two teams of two.")
-        if self.team_size not in (1, 2, 3):
+        if not self._within("team_size"):
             raise RulesError("Teams are of two or three players; a team size of 1 means each plays for themselves.")
         if self.team_size > 1:
             if self.players not in (4, 6):
@@ -152,18 +164,18 @@ class Rules:
             raise RulesError(
                 f"{self.variant.value.capitalize()} cribbage for four players is played in two teams of two."
             )
-        if not 31 <= self.target <= 1000:
+        if not self._within("target"):
             raise RulesError("The target must be a number of points from 31 to 1000.")
-        if not 1 <= self.match_games <= 99:
+        if not self._within("match_games"):
             raise RulesError("A match is won with from 1 to 99 game points.")
-        if not 0 <= self.wrong_muggins <= 5:
+        if not self._within("wrong_muggins"):
             raise RulesError("A wrong call of muggins costs from 0 to 5 points.")
         if self.wrong_muggins and not self.muggins:
             raise RulesError("A cost for a wrong call of muggins needs muggins to be on.")
         if self.count_timer is not None:
             if not self.manual_counting:
                 raise RulesError("The counting timer needs manual counting to be on.")
-            if not 15 <= self.count_timer <= 90:
+            if not self._within("count_timer"):
                 raise RulesError("The counting timer is from 15 to 90 seconds.")
 
     @property

@@ -28,20 +28,30 @@ from audiocrib.engine.codec import IdentityCache, card_text, cards_text, json_te
 from audiocrib.engine.events import Event, event_from_json, event_text, event_to_json
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.phase import Phase
-from audiocrib.engine.rules import Rules
+from audiocrib.engine.rules import RANGES, Rules
 from audiocrib.engine.text import printable
 from audiocrib.engine.views import PlayerView
 
-__all__ = ["MAX_VIEW_EVENTS", "checked_event", "field_named", "rules_text", "view_from_json", "view_text",
-           "view_to_json"]
+__all__ = ["MAX_ENTRIES", "MAX_NAME", "MAX_NUMBER", "MAX_VIEW_EVENTS", "SEAT_FIELDS", "VIEW_NUMBERS", "checked_event",
+           "field_named", "rules_text", "view_from_json", "view_text", "view_to_json"]
 
 MAX_VIEW_EVENTS = 50_000
 """The most events a view may carry (a long match has a few thousand)."""
-_MAX_NUMBER = 1_000_000
+MAX_NUMBER = 1_000_000
 """No count, score or deal number in a real game comes near this."""
-_MAX_NAME = 200
-_SEAT_FIELDS = frozenset({"seat", "dealer", "cutter", "offender"})
-"""Event fields that name a seat, which must be a seat of the table."""
+MAX_NAME = 200
+"""The most characters of a seat's name in a view."""
+MAX_ENTRIES = 52
+"""The most entries of a list in an event or a view (but a view's events): no more cards than a deck."""
+SEAT_FIELDS = frozenset({"seat", "dealer", "cutter", "offender", "seats"})
+"""Event fields that name a seat (or seats), which must be a seat of the table; an event's other whole numbers are
+within `MAX_NUMBER` either side of zero."""
+VIEW_NUMBERS: dict[str, tuple[int, int]] = {
+    "game_number": (0, MAX_NUMBER), "deal_number": (0, MAX_NUMBER), "scores": (0, MAX_NUMBER),
+    "match_scores": (0, MAX_NUMBER), "count": (0, 31), "held": (0, MAX_ENTRIES),
+}
+"""The view's whole numbers that are not seats, each with its lowest and highest value (every other whole number in
+a view names a seat). `view_from_json` checks by it and the protocol's JSON Schema is made from it."""
 
 _FIELDS = (
     "seat", "names", "rules", "phase", "game_number", "deal_number", "dealer", "scores", "match_scores", "hand",
@@ -156,7 +166,8 @@ class _Reader:
     def refuse(self, name: str, what: str) -> ValueError:
         return ValueError(f"The view's {_spoken(name)} must be {what}.")
 
-    def number(self, name: str, value: Any, low: int = 0, high: int = _MAX_NUMBER) -> int:
+    def number(self, name: str, value: Any) -> int:
+        low, high = VIEW_NUMBERS[name]
         if type(value) is not int or not low <= value <= high:
             raise self.refuse(name, f"a whole number from {number_words(low)} to {number_words(high)}")
         return value
@@ -169,7 +180,7 @@ class _Reader:
     def maybe_seat(self, name: str, value: Any) -> int | None:
         return None if value is None else self.seat(name, value)
 
-    def listed(self, name: str, value: Any, size: int | None = None, most: int = 52) -> list[Any]:
+    def listed(self, name: str, value: Any, size: int | None = None, most: int = MAX_ENTRIES) -> list[Any]:
         if not isinstance(value, list):
             raise self.refuse(name, "a list")
         if size is not None and len(value) != size:
@@ -213,7 +224,7 @@ class _Reader:
         return checked_event(value, self.players, f"Event number {number_words(index + 1)} of the view")
 
 
-def checked_event(value: Any, players: int = 6, which: str = "The event") -> Event:
+def checked_event(value: Any, players: int = RANGES["players"][1], which: str = "The event") -> Event:
     """An event read by the event codec and checked further: every seat it names is below ``players``, every number
     in range, every list short. Else one `ValueError` sentence, starting with ``which``."""
     try:
@@ -226,10 +237,9 @@ def checked_event(value: Any, players: int = 6, which: str = "The event") -> Eve
         for number in numbers:
             if type(number) is not int:
                 continue
-            seat = name in _SEAT_FIELDS or name == "seats"
-            if (not 0 <= number < players) if seat else abs(number) > _MAX_NUMBER:
+            if (not 0 <= number < players) if name in SEAT_FIELDS else abs(number) > MAX_NUMBER:
                 raise ValueError(f"{which} has a number out of range.")
-        if isinstance(field, tuple) and len(field) > 52:
+        if isinstance(field, tuple) and len(field) > MAX_ENTRIES:
             raise ValueError(f"{which} has too many entries.")
     return event
 
@@ -248,7 +258,7 @@ def view_from_json(data: Any) -> PlayerView:
     rules = read.rules(data["rules"])
     players, sides = rules.players, rules.sides
     names = read.listed("names", data["names"], size=players)
-    if not all(isinstance(n, str) and 0 < len(n) <= _MAX_NAME and printable(n) for n in names):
+    if not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME and printable(n) for n in names):
         raise read.refuse("names", "a name for each seat, in printable text")
     try:
         phase = Phase(data["phase"])
@@ -282,10 +292,10 @@ def view_from_json(data: Any) -> PlayerView:
         discards=read.maybe_cards("discards", data["discards"]),
         laid_away=tuple(read.flag("laid_away", f) for f in read.listed("laid_away", data["laid_away"], size=players)),
         starter=None if starter is None else read.card("starter", starter),
-        count=read.number("count", data["count"], high=31),
+        count=read.number("count", data["count"]),
         series=tuple(series),
         played=tuple(read.cards("played", p) for p in read.listed("played", data["played"], size=players)),
-        held=tuple(read.number("held", h, high=52) for h in read.listed("held", data["held"], size=players)),
+        held=tuple(read.number("held", h) for h in read.listed("held", data["held"], size=players)),
         said_go=frozenset(said_go),
         turn=read.maybe_seat("turn", data["turn"]),
         playable=read.cards("playable", data["playable"]),

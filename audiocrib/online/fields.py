@@ -23,7 +23,7 @@ from audiocrib.engine.actions import Action, action_from_json, action_to_json
 from audiocrib.engine.errors import AudiocribError
 from audiocrib.engine.events import Event, event_text, event_to_json
 from audiocrib.engine.numbers import number_words
-from audiocrib.engine.rules import Rules
+from audiocrib.engine.rules import RANGES, Rules
 from audiocrib.engine.text import printable
 from audiocrib.engine.viewcodec import checked_event, field_named, rules_text, view_from_json, view_text, view_to_json
 from audiocrib.engine.views import PlayerView
@@ -222,6 +222,10 @@ def _names(cls: type) -> tuple[str, ...]:
 
 class ActionField(Field):
     what = "a move: an object with its kind, its seat and what it needs, like a card"
+    seats = RANGES["players"][1]
+    """A move's seat is below this (the most players a table has); the engine then checks it is the sender's."""
+    most = 1000
+    """A move's other whole numbers (a claim's points) are within this either side of zero."""
 
     def write(self, value: Action) -> Any:
         return action_to_json(value)
@@ -233,8 +237,9 @@ class ActionField(Field):
             raise _engine_sentence(error, self.refuse(where)) from None
         except ValueError:
             raise self.refuse(where) from None
-        if not 0 <= action.seat < 6 or not all(abs(getattr(action, name)) <= 1000 for name in _names(type(action))
-                                                if type(getattr(action, name)) is int):
+        if not 0 <= action.seat < self.seats or not all(abs(getattr(action, name)) <= self.most
+                                                         for name in _names(type(action))
+                                                         if type(getattr(action, name)) is int):
             raise self.refuse(where)
         return action
 

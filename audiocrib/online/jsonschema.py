@@ -26,13 +26,15 @@ import json
 import sys
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 from audiocrib.engine.actions import ACTION_TYPES
 from audiocrib.engine.cards import Card, Rank, Suit
 from audiocrib.engine.events import EVENT_TYPES, Event
-from audiocrib.engine.rules import Rules
+from audiocrib.engine.rules import RANGES, USUAL_TARGET, Rules
 from audiocrib.engine.scoring import Score, ScoreItem
+from audiocrib.engine.viewcodec import MAX_ENTRIES, MAX_NAME, MAX_NUMBER, MAX_VIEW_EVENTS, SEAT_FIELDS, VIEW_NUMBERS
 from audiocrib.engine.views import PlayerView
 from audiocrib.online import messages as m
 from audiocrib.online.fields import (
@@ -144,53 +146,61 @@ class _Maker:
         return {"$ref": f"#/$defs/{name}"}
 
     # ------------------------------------------------------------------ the game's records, by their type hints
+    # The ranges are the codecs' own declarations, which they check by: a move's (`ActionField`), an event's
+    # (`viewcodec.SEAT_FIELDS`, `MAX_NUMBER`, `MAX_ENTRIES`), a view's (`VIEW_NUMBERS`) and the rules' (`RANGES`).
     def moves(self) -> dict[str, Any]:
         if "action" not in self.defs:
-            self.defs["action"] = {"description": "A move: its kind, its seat, and what it needs.",
-                                   "oneOf": [self.kinded(cls, "action") for cls in ACTION_TYPES.values()]}
+            self.defs["action"] = {"description": "A move: its kind, its seat and what it needs.", "oneOf": [
+                self.kinded(cls, "action", lambda name: _SEAT if name == "seat" else _within(ActionField.most))
+                for cls in ACTION_TYPES.values()]}
         return {"$ref": "#/$defs/action"}
 
     def events(self) -> dict[str, Any]:
         if "event" not in self.defs:
-            self.defs["event"] = {"description": _doc(Event),
-                                  "oneOf": [self.kinded(cls, "event") for cls in EVENT_TYPES.values()]}
+            self.defs["event"] = {"description": _doc(Event), "oneOf": [
+                self.kinded(cls, "event", lambda name: _SEAT if name in SEAT_FIELDS else _within(MAX_NUMBER))
+                for cls in EVENT_TYPES.values()]}
         return {"$ref": "#/$defs/event"}
 
-    def kinded(self, cls: type, what: str) -> dict[str, str]:
-        """A move or an event: ``kind`` and its fields (those with a default may be left out)."""
+    def kinded(self, cls: type, what: str, number: _Numbers) -> dict[str, str]:
+        """A move or an event: ``kind`` and its fields (those with a default may be left out); ``number`` gives the
+        range of a whole number in the field it names."""
         name = f"{what}_{cls.kind.replace(' ', '_')}"  # type: ignore[attr-defined]
-        hints = typing.get_type_hints(cls)
         properties: dict[str, Any] = {"kind": {"const": cls.kind}}  # type: ignore[attr-defined]
-        required = ["kind"]
-        for f in dataclasses.fields(cls):
-            properties[f.name] = self.hint(hints[f.name])
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                required.append(f.name)
-        self.defs[name] = {"description": _doc(cls), "type": "object", "properties": properties,
-                           "required": required, "additionalProperties": False}
+        self.defs[name] = {"description": _doc(cls), "type": "object",
+                           "properties": properties | self.fields_of(cls, number),
+                           "required": ["kind", *_required(cls)], "additionalProperties": False}
         return {"$ref": f"#/$defs/{name}"}
+
+    def fields_of(self, cls: type, number: _Numbers, most: Callable[[str], int] = lambda name: MAX_ENTRIES
+                  ) -> dict[str, Any]:
+        """Each field of the dataclass ``cls`` by its type hint."""
+        hints = typing.get_type_hints(cls)
+        return {f.name: self.hint(hints[f.name], number(f.name), most(f.name)) for f in dataclasses.fields(cls)}
 
     def hinted(self, cls: type) -> dict[str, Any]:
         """Rules, a score and its items, a seat's view: every field by its type hint."""
         name = self._free(_RECORDS[cls])
         if name not in self.defs:
             self.defs[name] = {}  # taken, while its fields are made (a view holds rules)
-            hints = typing.get_type_hints(cls)
-            fields = dataclasses.fields(cls)
-            properties = {f.name: self.hint(hints[f.name]) for f in fields}
-            required = [f.name for f in fields]
             if cls is Rules:  # a setting left out takes its default (Rules.from_json)
-                required = []
-            if cls is Score and "total" not in properties:  # written with its total, checked against the items
-                properties["total"] = {"type": "integer", "minimum": 0}
-                required = [*required, "total"]
+                properties, required = self.fields_of(Rules, _rule_numbers), _required(Rules)
+            elif cls is PlayerView:  # every field always written, and read back (view_from_json)
+                properties = self.fields_of(PlayerView, _view_numbers, _view_most)
+                properties["names"]["items"]["maxLength"] = MAX_NAME
+                required = list(properties)
+            else:  # a score and its items: always written whole
+                properties = self.fields_of(cls, lambda name: _INTEGER)
+                required = list(properties)
             self.defs[name] = {"description": _doc(cls), "type": "object", "properties": properties,
                                "required": required, "additionalProperties": False}
         return {"$ref": f"#/$defs/{name}"}
 
-    def hint(self, tp: Any) -> dict[str, Any]:
+    def hint(self, tp: Any, number: dict[str, Any] | None = None, most: int = MAX_ENTRIES) -> dict[str, Any]:
+        """The schema of a value of the type ``tp``; a whole number in it is ``number``, a list has at most
+        ``most`` entries (inner lists `MAX_ENTRIES`), and a list of cards holds each card once."""
         if tp is int:
-            return {"type": "integer"}
+            return dict(number or _INTEGER)
         if tp is bool:
             return {"type": "boolean"}
         if tp is str:
@@ -212,14 +222,54 @@ class _Maker:
         origin, args = typing.get_origin(tp), typing.get_args(tp)
         if origin in (types.UnionType, typing.Union):
             inner = [a for a in args if a is not type(None)]
-            schema = self.hint(inner[0]) if len(inner) == 1 else {"anyOf": [self.hint(a) for a in inner]}
+            schema = self.hint(inner[0], number, most) if len(inner) == 1 else {
+                "anyOf": [self.hint(a, number, most) for a in inner]}
             return {"anyOf": [schema, {"type": "null"}]} if type(None) in args else schema
         if origin in (tuple, list, frozenset, set):
             if origin is tuple and args and args[-1] is not Ellipsis:
-                return {"type": "array", "prefixItems": [self.hint(a) for a in args], "minItems": len(args),
+                return {"type": "array", "prefixItems": [self.hint(a, number) for a in args], "minItems": len(args),
                         "maxItems": len(args)}
-            return {"type": "array", "items": self.hint(args[0])}
+            array = {"type": "array", "items": self.hint(args[0], number), "maxItems": most}
+            if args[0] is Card:  # the codecs refuse a card given twice
+                array["uniqueItems"] = True
+            return array
         raise TypeError(f"no schema for the type {tp!r}")  # pragma: no cover - every type the records use is above
+
+
+_Numbers = Callable[[str], "dict[str, Any] | None"]
+"""The range of a whole number in a record's field, by the field's name."""
+_INTEGER: dict[str, Any] = {"type": "integer"}
+_SEAT: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": RANGES["players"][1] - 1,
+                         "description": "a seat, numbered from 0 in the order of play"}
+
+
+def _within(most: int) -> dict[str, Any]:
+    return {"type": "integer", "minimum": -most, "maximum": most}
+
+
+def _range(low: int, high: int) -> dict[str, Any]:
+    return {"type": "integer", "minimum": low, "maximum": high}
+
+
+def _rule_numbers(name: str) -> dict[str, Any]:
+    low, high = RANGES.get(name, (0, 0))
+    if name == "target":
+        return {"anyOf": [_range(low, high), {"const": USUAL_TARGET, "description": "the variant's usual target"}]}
+    return _range(low, high)
+
+
+def _view_numbers(name: str) -> dict[str, Any]:
+    return _range(*VIEW_NUMBERS[name]) if name in VIEW_NUMBERS else _SEAT
+
+
+def _view_most(name: str) -> int:
+    return MAX_VIEW_EVENTS if name == "events" else MAX_ENTRIES
+
+
+def _required(cls: type) -> list[str]:
+    """The fields of the dataclass ``cls`` that have no default (the codecs take the default of one left out)."""
+    return [f.name for f in dataclasses.fields(cls)
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
 
 
 def listing(what: str) -> str:
@@ -249,10 +299,16 @@ def _type_words(schema: dict[str, Any], defs: dict[str, Any]) -> str:
     if "enum" in schema:
         return "one of " + ", ".join(str(v) for v in schema["enum"])
     kind = schema.get("type")
+    if schema is _SEAT or schema == _SEAT:
+        return f"seat number, {_SEAT['minimum']} to {_SEAT['maximum']}"
+    if kind == "integer" and "minimum" in schema and schema["maximum"] < MAX_NUMBER:
+        return f"whole number, {schema['minimum']} to {schema['maximum']}"
     if kind == "array":
         if "prefixItems" in schema:
             return "pair of " + " and ".join(_type_words(item, defs) for item in schema["prefixItems"])
         inner = _type_words(schema["items"], defs)
+        if inner.startswith("seat number, "):
+            return f"list of seat numbers, {inner.removeprefix('seat number, ')}"
         if inner.startswith("list of "):
             return "list of lists of " + inner.removeprefix("list of ")
         return f"list of ({inner})" if " or " in inner or " of " in inner else f"list of {inner}s"
