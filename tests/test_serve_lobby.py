@@ -1,13 +1,14 @@
 """The lobby and the limits by cost against the real ``audiocrib serve`` on loopback: a flood of ``lobby`` at a
 thousand tables leaves an honest connection's answers quick; the lobby comes in pages and stays right as tables
-change (checked against the store, and against a server started again on that store); new names and new tables
-are limited per address per hour; and an address over its message limit loses its heaviest sender, not whoever
-sent last."""
+change (checked against the store, and against a server started again on that store), and a game played to its
+end leaves it (in process: a room's moves on a store file); new names and new tables are limited per address per
+hour; and an address over its message limit loses its heaviest sender, not whoever sent last."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 import statistics
 import sys
 import time
@@ -17,15 +18,17 @@ from typing import Any
 import aiohttp
 import pytest
 
+from audiocrib.engine.rules import Rules
 from audiocrib.online import messages as m
-from audiocrib.server.lobby import TOO_MANY_NAMES, TOO_MANY_TABLES
+from audiocrib.server.lobby import TOO_MANY_NAMES, TOO_MANY_TABLES, Board
 from audiocrib.server.records import Status
 from audiocrib.server.serve import STORE_FILE
-from audiocrib.server.store import Store
+from audiocrib.server.store import Seat, Store
 from audiocrib.shell.tablesetup import TableSetup
 from tests.netplayers import session_from
 from tests.speechd import SpeechDispatcher
 from tests.test_online_terminal import heard, person
+from tests.test_room import open_table, step
 from tests.test_serve import Running, ask, create, hello
 from tests.test_terminal import require_tools
 
@@ -145,6 +148,40 @@ def test_the_lobby_in_pages_stays_right_as_tables_change(tmp_path: Path) -> None
         assert asyncio.run(_all_pages(again.url, "Rereader")) == live
     finally:
         again.stop()
+
+
+def _from_store(store: Store) -> list[tuple[int, str, int, int, bool]]:
+    """The public tables open or under way, as the lobby should list them, read from the store itself."""
+    listed = []
+    for table in store.tables(Status.OPEN, Status.PLAYING):
+        if table.public:
+            host = store.player(table.host)
+            listed.append((table.id, host.name if host else "Nobody", len(table.open_seats),
+                           sum(s.computer is not None or s.stand_in is not None for s in table.seats),
+                           table.status is Status.PLAYING))
+    return sorted(listed)
+
+
+def test_a_game_played_to_its_end_leaves_the_board(tmp_path: Path) -> None:
+    """A game played out move by move (the store told of each, as a server's room does): the board lists it under
+    way while it lasts, as the store has it after every move, and not once the match is won; another table, open,
+    stays listed throughout."""
+    with Store(tmp_path / STORE_FILE) as store:
+        board = Board(store)
+        waiting, _ = store.add_player("Waiting")
+        store.add_table(waiting.id, Rules(players=2), [Seat(waiting.id, name="Waiting"), Seat()])
+        room, people = open_table(store, Rules(target=61), ("person", "easy"))
+        rng = random.Random(25)
+        moves = 0
+        while room.playing:
+            shown = [(t.number, t.host, t.open_seats, t.computers, t.started) for t in board.page(1).tables]
+            assert shown == _from_store(store)
+            assert len(shown) == 2 and shown[1][4] is True
+            step(store, room, people, rng)
+            moves += 1
+        assert moves > 20
+        assert store.table(room.table_id).status is Status.OVER  # type: ignore[union-attr]
+        assert [t.number for t in board.page(1).tables] == [t[0] for t in _from_store(store)] == [1]
 
 
 async def _all_pages(url: str, name: str) -> list[dict[str, Any]]:
