@@ -153,6 +153,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--moderator", action="append", metavar="NAME", help="a player who may kick, mute, ban and"
                        " close tables (give it again for each; protect the name with a password)")
     serve.add_argument("--moderators", metavar="FILE", help="a file of moderators' names, one a line")
+    serve.add_argument("--most-tabs", metavar="N", help="browser tabs the server's own page takes at once (default"
+                       " 300; 0 leaves the page to gateways: audiocrib web)")
     add_backup_commands(commands)
     add_admin(commands)
     return parser
@@ -257,10 +259,11 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     settings = Settings(args.host, port, folder.absolute(), certfile, keyfile, password, proxies=proxies,
                         moderators=tuple(dict.fromkeys(moderators)))
+    most_tabs = None if args.most_tabs is None else whole("--most-tabs", args.most_tabs, 0, 100_000)
     try:
         from audiocrib.web.routes import pages_for
 
-        return serve(settings, partial(print, flush=True), pages_for(certfile))
+        return serve(settings, partial(print, flush=True), pages_for(certfile, most_tabs))
     except ServeError as error:
         raise UsageError(str(error)) from None
 

@@ -51,9 +51,11 @@ def trusting(certfile: Path | None) -> ssl.SSLContext | None:
     return context
 
 
-def pages_for(certfile: Path | None) -> partial[None]:
-    """The ``pages`` for `audiocrib.server.serve.serve`, for a server with ``certfile`` (None: no TLS)."""
-    return partial(add_pages, certfile=certfile)  # read once the server has checked the certificate
+def pages_for(certfile: Path | None, most_tabs: int | None = None) -> partial[None]:
+    """The ``pages`` for `audiocrib.server.serve.serve`, for a server with ``certfile`` (None: no TLS), taking at
+    most ``most_tabs`` tabs at once (None: `MOST_TABS`)."""
+    # read once the server has checked the certificate
+    return partial(add_pages, certfile=certfile, most_tabs=MOST_TABS if most_tabs is None else most_tabs)
 
 
 def _files(folder: Path, suffixes: tuple[str, ...]) -> dict[str, Path]:
