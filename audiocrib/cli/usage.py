@@ -54,6 +54,7 @@ TAKES = {
     "--jobs": "a whole number of processes, 1 or more",
     "--host": "an address of this computer to listen on, like 127.0.0.1 or 0.0.0.0",
     "--port": "a port number from 0 to 65535 (0 picks a free one)",
+    "--most-tabs": "a number of browser tabs from 0 to 100000 (0: the page is left to gateways)",
     "--certfile": "the name of a certificate file (PEM)",
     "--keyfile": "the name of the certificate's private key file (PEM)",
     "--password-file": "the name of a file holding the server's password",
