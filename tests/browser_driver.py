@@ -92,14 +92,18 @@ return true;
 """
 
 # Before any of the page's own scripts, on every load: keep each frame the page's WebSocket receives (parsed, in
-# window.__frames) and sends (in window.__sent), so a test can see the "screen" the gateway describes and the keys
-# the page sends. Added through the DevTools protocol, which the page's Content Security Policy does not govern.
+# window.__frames, a burst's messages one by one) and sends (in window.__sent), so a test can see the "screen" the
+# gateway describes and the keys the page sends. Added through the DevTools protocol, which the page's Content Security Policy does not govern.
 FRAMES = """
 (() => {
   const Socket = window.WebSocket;
   window.__frames = [];
   window.__sent = [];
-  const keep = (list, data) => { try { list.push(JSON.parse(data)); } catch (e) { list.push({type: '?', data}); } };
+  // a burst comes as one frame holding a list: each of its messages is kept in order
+  const keep = (list, data) => {
+    try { const got = JSON.parse(data); list.push(...(Array.isArray(got) ? got : [got])); }
+    catch (e) { list.push({type: '?', data}); }
+  };
   window.WebSocket = class extends Socket {
     constructor(...args) {
       super(...args);

@@ -30,6 +30,8 @@ class Page:
         self._http: aiohttp.ClientSession | None = None
         self._reader: asyncio.Task[None] | None = None
         self.closed: aiohttp.WSMessage | None = None
+        self.frames = 0
+        """The frames received (a burst of messages is one frame)."""
 
     async def open(self, origin: str | None = None) -> None:
         self._http = aiohttp.ClientSession()
@@ -48,7 +50,9 @@ class Page:
             if frame.type is not aiohttp.WSMsgType.TEXT:
                 self.closed = frame
                 return
-            self.got.append(json.loads(frame.data))
+            message = json.loads(frame.data)
+            self.frames += 1
+            self.got.extend(message if isinstance(message, list) else [message])  # a burst comes as one list
 
     async def close(self) -> None:
         if self.socket is not None:

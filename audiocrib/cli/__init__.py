@@ -263,7 +263,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         from audiocrib.web.routes import pages_for
 
-        return serve(settings, partial(print, flush=True), pages_for(certfile, most_tabs))
+        return serve(settings, partial(print, flush=True), pages_for(most_tabs))
     except ServeError as error:
         raise UsageError(str(error)) from None
 

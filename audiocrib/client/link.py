@@ -18,7 +18,9 @@ import random
 import ssl
 import threading
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import aiohttp
 
@@ -27,7 +29,8 @@ from audiocrib.online import messages as m
 from audiocrib.online.accounts import SIGNED_OUT
 from audiocrib.online.fields import ProtocolError
 
-__all__ = ["CONNECTED_ELSEWHERE", "NOT_CONNECTED", "NO_ANSWER", "Link", "LinkState"]
+__all__ = ["CONNECTED_ELSEWHERE", "NOT_CONNECTED", "NO_ANSWER", "ClientSocket", "Link", "LinkMaker", "LinkState",
+           "Opener", "TurnedAway"]
 
 NOT_CONNECTED = "You are not connected to the server just now, so that was not sent; it reconnects by itself."
 NO_ANSWER = "The server did not answer in time; if what you sent reached it, you will hear the news."
@@ -54,31 +57,59 @@ class LinkState:
     welcome: m.Welcome | None = None
 
 
+class ClientSocket(Protocol):
+    """What the link needs of its connection: aiohttp's client WebSocket, or a connection inside the server's own
+    process (`audiocrib.web.local`)."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def close_code(self) -> int | None: ...
+
+    async def send_str(self, data: str) -> None: ...
+
+    async def receive(self) -> aiohttp.WSMessage: ...
+
+    async def close(self) -> bool: ...
+
+
+Opener = Callable[[], AbstractAsyncContextManager[ClientSocket]]
+"""Opens one connection to the server (each time the link connects)."""
+
+
+class TurnedAway(ConnectionError):
+    """The server would not open the connection (too many from the address)."""
+
+
 @dataclass(slots=True)
 class _Waiter:
     """A request waiting for the `Pong` with ``number``, and what came before it."""
 
     number: int
     answers: list[m.Message] = field(default_factory=list)
-    done: threading.Event = field(default_factory=threading.Event)
+    done: threading.Event | asyncio.Event = field(default_factory=threading.Event)
 
 
 class Link:
     """A connection to the server at ``url`` in a thread of its own, once `start` is called.
 
     ``hello`` makes the hello for each connection (so it carries the token the server gave last time); ``deliver``
-    and ``changed`` are called on the link's thread.
+    and ``changed`` are called on the link's thread. ``opener`` opens each connection (default: aiohttp's
+    WebSocket to ``url``).
     """
 
     def __init__(self, url: str, hello: Callable[[], m.Hello], deliver: Callable[[m.Message], None],
-                 changed: Callable[[LinkState], None], ssl_context: ssl.SSLContext | None = None) -> None:
+                 changed: Callable[[LinkState], None], ssl_context: ssl.SSLContext | None = None,
+                 opener: Opener | None = None) -> None:
         self.url = url
+        self._opener = opener
         self._hello = hello
         self._deliver = deliver
         self._changed = changed
         self._ssl = ssl_context
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._socket: aiohttp.ClientWebSocketResponse | None = None
+        self._socket: ClientSocket | None = None
         self._thread: threading.Thread | None = None
         self._stop: asyncio.Event | None = None
         self._started = threading.Event()
@@ -114,19 +145,30 @@ class Link:
         """Send ``message`` and wait for the server's answers to it (delivered before this returns); or the
         sentence that says why there are none (not connected, or no answer in time)."""
         with self._asking:
-            waiter = _Waiter(next(self._numbers) % 1_000_000)
+            return self._ask(message, seconds)
+
+    def _ask(self, message: m.Message, seconds: float) -> list[m.Message] | str:
+        waiter = self._waiter(next(self._numbers) % 1_000_000)
+        with self._lock:
+            self._waiters.append(waiter)
+        try:
+            if not (self._post(message) and self._post(m.Ping(waiter.number))):
+                return NOT_CONNECTED
+            if not self._wait(waiter, seconds):
+                return NO_ANSWER
+            return waiter.answers if self.up or waiter.answers else NOT_CONNECTED
+        finally:
             with self._lock:
-                self._waiters.append(waiter)
-            try:
-                if not (self._post(message) and self._post(m.Ping(waiter.number))):
-                    return NOT_CONNECTED
-                if not waiter.done.wait(seconds):
-                    return NO_ANSWER
-                return waiter.answers if self.up or waiter.answers else NOT_CONNECTED
-            finally:
-                with self._lock:
-                    if waiter in self._waiters:
-                        self._waiters.remove(waiter)
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+
+    def _waiter(self, number: int) -> _Waiter:
+        return _Waiter(number)
+
+    def _wait(self, waiter: _Waiter, seconds: float) -> bool:
+        """Wait for ``waiter``'s pong (or the connection's end); False if it did not come in time."""
+        assert isinstance(waiter.done, threading.Event)
+        return waiter.done.wait(seconds)
 
     def _post(self, message: m.Message) -> bool:
         loop, socket = self._loop, self._socket
@@ -139,7 +181,7 @@ class Link:
         return True
 
     @staticmethod
-    async def _send_text(socket: aiohttp.ClientWebSocketResponse, text: str) -> None:
+    async def _send_text(socket: ClientSocket, text: str) -> None:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await socket.send_str(text)
 
@@ -156,27 +198,35 @@ class Link:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         self._started.set()
-        pause = FIRST_PAUSE
+        if self._opener is not None:
+            await self._connections(self._opener)
+            return
         timeout = aiohttp.ClientTimeout(total=None, connect=10, sock_connect=10)
         async with aiohttp.ClientSession(timeout=timeout) as session:
-            while not self._stop.is_set():
-                reason, welcomed = await self._connection(session)
-                if reason is None:  # refused: trying again would be refused again
-                    return
-                if self._stop.is_set():
-                    return
-                self._changed(LinkState("lost", reason))
-                pause = FIRST_PAUSE if welcomed else min(pause * 2, LONGEST_PAUSE)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._stop.wait(), pause * random.uniform(0.8, 1.2))
+            await self._connections(web_socket_opener(session, self.url, self._ssl))
 
-    async def _connection(self, session: aiohttp.ClientSession) -> tuple[str | None, bool]:
+    async def _connections(self, opener: Opener) -> None:
+        """Connect, and connect again after each loss (the pause growing while no welcome comes), until stopped or
+        refused."""
+        assert self._stop is not None
+        pause = FIRST_PAUSE
+        while not self._stop.is_set():
+            reason, welcomed = await self._connection(opener)
+            if reason is None:  # refused: trying again would be refused again
+                return
+            if self._stop.is_set():
+                return
+            self._changed(LinkState("lost", reason))
+            pause = FIRST_PAUSE if welcomed else min(pause * 2, LONGEST_PAUSE)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), pause * random.uniform(0.8, 1.2))
+
+    async def _connection(self, opener: Opener) -> tuple[str | None, bool]:
         """One connection, from connecting to its end: (why it ended, or None if the hello was refused; whether it
         was welcomed)."""
         welcomed = unreadable = False
         try:
-            async with session.ws_connect(self.url, heartbeat=20.0, max_msg_size=m.MAX_SERVER_MESSAGE_BYTES,
-                                          ssl=self._ssl if self._ssl is not None else True) as socket:
+            async with opener() as socket:
                 await socket.send_str(m.encode(self._hello()))
                 stopping = asyncio.ensure_future(self._stop.wait()) if self._stop else None
                 try:
@@ -211,17 +261,23 @@ class Link:
                                 return None, False
                             if isinstance(message, m.Welcome):
                                 welcomed = True
-                                self._socket, self.up = socket, True
+                                self._connected(socket)
                                 self._changed(LinkState("connected", welcome=message))
                             continue
                         self._take(message)
                 finally:
                     if stopping is not None:
                         stopping.cancel()
-                    self._socket, self.up = None, False
+                    self._disconnected()
                     self._release_waiters()
         except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as error:
             return _error_reason(error), welcomed
+
+    def _connected(self, socket: ClientSocket) -> None:
+        self._socket, self.up = socket, True
+
+    def _disconnected(self) -> None:
+        self._socket, self.up = None, False
 
     def _take(self, message: m.Message) -> None:
         """Deliver ``message``, and add it to the request waiting (or end that request at its pong)."""
@@ -236,7 +292,22 @@ class Link:
             waiter.answers.append(message)
 
 
-def _close_reason(socket: aiohttp.ClientWebSocketResponse, frame: aiohttp.WSMessage) -> str:
+LinkMaker = Callable[[str, Callable[[], m.Hello], Callable[[m.Message], None], Callable[[LinkState], None],
+                      ssl.SSLContext | None], Link]
+"""Makes the link of an `audiocrib.client.remote.OnlineClient`: (url, hello, deliver, changed, ssl_context)."""
+
+
+def web_socket_opener(session: aiohttp.ClientSession, url: str, ssl_context: ssl.SSLContext | None,
+                      headers: dict[str, str] | None = None) -> Opener:
+    """Opens aiohttp's WebSocket to ``url`` in ``session`` (trusting ``ssl_context``, else the system's
+    certificates), with ``headers``."""
+    def opener() -> AbstractAsyncContextManager[ClientSocket]:
+        return session.ws_connect(url, heartbeat=20.0, max_msg_size=m.MAX_SERVER_MESSAGE_BYTES, headers=headers,
+                                  ssl=ssl_context if ssl_context is not None else True)
+    return opener
+
+
+def _close_reason(socket: ClientSocket, frame: aiohttp.WSMessage) -> str:
     """The server's reason for closing, if it gave a plain one."""
     extra = frame.extra if isinstance(frame.extra, str) else ""
     if extra and extra.isascii() and printable(extra) and len(extra) <= 200:
@@ -245,6 +316,8 @@ def _close_reason(socket: aiohttp.ClientWebSocketResponse, frame: aiohttp.WSMess
 
 
 def _error_reason(error: BaseException) -> str:
+    if isinstance(error, TurnedAway):
+        return "the server refused the connection: too many connections"
     if isinstance(error, aiohttp.WSServerHandshakeError):
         return "the server refused the connection" + (": too many connections" if error.status == 429 else "")
     if isinstance(error, (ssl.SSLError, aiohttp.ClientSSLError)):

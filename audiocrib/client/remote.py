@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from audiocrib.client.link import Link, LinkState
+from audiocrib.client.link import Link, LinkMaker, LinkState
 from audiocrib.engine.actions import Action
 from audiocrib.engine.events import Event
 from audiocrib.engine.game import Phase
@@ -46,10 +46,12 @@ class Said:
 
 
 class OnlineClient:
-    """A player's connection to one server, as ``name`` (with the ``token`` it gave last time, if any)."""
+    """A player's connection to one server, as ``name`` (with the ``token`` it gave last time, if any), made by
+    ``link`` (a `Link` of its own thread, unless the shell runs as a task: `audiocrib.client.looplink`)."""
 
     def __init__(self, url: str, name: str, token: str | None = None, password: str | None = None,
-                 ssl_context: ssl.SSLContext | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 ssl_context: ssl.SSLContext | None = None, clock: Callable[[], float] = time.monotonic,
+                 link: LinkMaker = Link) -> None:
         self.name = name
         self.token = token
         self.password = password
@@ -80,7 +82,7 @@ class OnlineClient:
         """True while the player leaves their table (the lobby that answers is not a table closed)."""
         self.dropped = False
         """True from a lost connection until the next welcome (the loss is said once)."""
-        self.link = Link(url, self._hello, self._deliver, self._changed, ssl_context)
+        self.link = link(url, self._hello, self._deliver, self._changed, ssl_context)
 
     def start(self) -> None:
         """Connect (in the link's thread); the welcome or the refusal comes to the inbox."""

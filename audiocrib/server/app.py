@@ -33,11 +33,10 @@ from audiocrib.online.moderation import MODERATOR_WELCOME
 from audiocrib.server.accounts import SIGNED_OUT, Accounts
 from audiocrib.server.application import FULL_COLLECTION_EVERY, PATH, make_app
 from audiocrib.server.desk import Answers, TableDesk
-from audiocrib.server.gate import counted_as
 from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
 from audiocrib.server.lobby import TOO_MANY_NAMES, TOO_MANY_TABLES, Board, wait_words
 from audiocrib.server.moderating import Moderation, Online
-from audiocrib.server.outbox import Mailbox, Outbox
+from audiocrib.server.outbox import Mailbox, Outbox, ServerSocket
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
 from audiocrib.server.records import Player, StoreError
 from audiocrib.server.room import Outgoing
@@ -83,7 +82,7 @@ class _Address:
 class _Connection:
     """One client's connection: who it is once it has said hello, and at which table it sits."""
 
-    socket: web.WebSocketResponse
+    socket: ServerSocket
     address: _Address
     messages: TokenBucket
     refusals: TokenBucket
@@ -148,27 +147,39 @@ class Server(TableDesk):
             self._addresses[remote] = found
         return found
 
-    async def handle(self, request: web.Request, remote: str | None = None) -> web.StreamResponse:
-        """One WebSocket connection, from its upgrade to its close. Its address's limits are those of ``remote``
-        when given: the browser's address, for the loopback connection the web gateway opens for a browser's
-        player (`audiocrib.web`), so that player has the limits a terminal at that address would have; else the
-        connection's own address, or the player's behind a trusted proxy (`audiocrib.server.proxy`)."""
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """One WebSocket connection, from its upgrade to its close. Its address's limits are those of the
+        connection's own address, or the player's behind a trusted proxy (`audiocrib.server.proxy`): a gateway
+        process of the browser's page (``audiocrib web``) is such a proxy."""
         if not origin_allowed(request):
             return web.Response(status=403, text="This server takes connections from its own page, not another"
                                 " site's.\n")
-        if remote is not None:
-            counted_as(request, None)  # the gateway's loopback connection is the server's own, not its address's
-        remote = remote if remote is not None else client_address(request, self.proxies)
-        address = self._address(remote)
-        if address.open >= self.limits.connections_per_address:
-            return web.Response(status=429, text="Too many connections from your address at once.\n")
-        if not address.connects.take():
-            return web.Response(status=429, text="Too many new connections from your address; wait a little.\n")
+        remote = client_address(request, self.proxies)
+        refused = self.admit(remote)
+        if refused is not None:
+            return web.Response(status=429, text=refused + "\n")
         socket = web.WebSocketResponse(max_msg_size=m.MAX_MESSAGE_BYTES, heartbeat=30.0, timeout=5.0)
         try:
             await socket.prepare(request)
         except ConnectionError:  # the client gave up during the upgrade: aiohttp finds this answer unsendable, quietly
             return web.Response(status=400, text="The connection closed during the upgrade.\n")
+        await self.serve_socket(socket, remote)
+        return socket
+
+    def admit(self, remote: str) -> str | None:
+        """Why a new connection from ``remote`` is refused (too many open, or opened too fast), or None (and it
+        is counted as opened)."""
+        address = self._address(remote)
+        if address.open >= self.limits.connections_per_address:
+            return "Too many connections from your address at once."
+        if not address.connects.take():
+            return "Too many new connections from your address; wait a little."
+        return None
+
+    async def serve_socket(self, socket: ServerSocket, remote: str) -> None:
+        """Serve one connection from ``remote`` (admitted by `admit`) until it closes: a WebSocket, or a
+        connection inside this process (`audiocrib.web.local`, the browser page's sessions)."""
+        address = self._address(remote)
         lim = self.limits
         connection = _Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
                                  TokenBucket(lim.refusals_rate, lim.refusals_burst),
@@ -189,7 +200,6 @@ class Server(TableDesk):
                 self.moderation.gone(connection.player.id)
                 self.board.people_changed()
                 await self.tables.connected(connection.player.id, False)
-        return socket
 
     async def _serve(self, connection: _Connection) -> None:
         socket = connection.socket

@@ -20,12 +20,13 @@ from collections import deque
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from aiohttp import web
+from aiohttp import WSMessage
 
 from audiocrib.server.store import Store
 
-__all__ = ["CHECKPOINT_EVERY", "Mailbox", "Outbox"]
+__all__ = ["CHECKPOINT_EVERY", "Mailbox", "Outbox", "ServerSocket"]
 
 CHECKPOINT_EVERY = 500
 """Commits between two checkpoints (about 2 MB of log at a move's three or four pages): often enough that each is
@@ -35,11 +36,25 @@ Item = str | Callable[[], None]
 """A message's text, or a function to call once the messages before it have gone out."""
 
 
+class ServerSocket(Protocol):
+    """What the server needs of a connection: aiohttp's WebSocket, or one inside the server's own process
+    (`audiocrib.web.local`)."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    async def send_str(self, data: str) -> None: ...
+
+    async def receive(self, timeout: float | None = None) -> WSMessage: ...
+
+    async def close(self, *, code: int = ..., message: bytes = ...) -> bool: ...
+
+
 @dataclass(eq=False, slots=True)
 class Mailbox:
     """One connection's messages, sent in order by a task of its own (started when there is something to send)."""
 
-    socket: web.WebSocketResponse
+    socket: ServerSocket
     waiting: deque[Item] = field(default_factory=deque)
     writer: asyncio.Task[None] | None = None
 

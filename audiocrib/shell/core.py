@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from audiocrib.client.address import Address
+from audiocrib.client.link import Link, LinkMaker
 from audiocrib.client.remote import OnlineClient
 from audiocrib.engine.actions import Action
 from audiocrib.engine.cards import Card
@@ -105,6 +106,8 @@ class SessionCore:
         """The help key the sentences name: Tab, which every terminal passes in every moment (F1 is help too, where
         the terminal lets it through); a browser's session names F1 (`keys.BROWSER_HELP_KEY`)."""
         self.online_ssl: ssl.SSLContext | None = None
+        self.online_link: LinkMaker = Link
+        """Makes the connection to the server (a browser's session runs as a task: `audiocrib.web`)."""
         """What the connection's TLS trusts (None: the system's authorities), for the gateway's own loopback."""
         self.book = ServerBook()
         """The servers played on: the last address and name, and the tokens."""

@@ -102,7 +102,8 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens):
         token = kept[1] if kept is not None and kept[0].casefold() == self.book.name.casefold() else None
         if password is not None:
             self.password = password  # kept for this run, for a reconnection under another name
-        self.client = OnlineClient(address.url, self.book.name, token, self.password, ssl_context=self.online_ssl)
+        self.client = OnlineClient(address.url, self.book.name, token, self.password, ssl_context=self.online_ssl,
+                                   link=self.online_link)
         self.client.name_password = name_password
         self.mode = Mode.CONNECTING
         self.say(f"Connecting to {address.said}, as {self.book.name}. Escape stops.")

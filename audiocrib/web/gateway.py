@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import ssl
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from audiocrib.client.link import Opener
 from audiocrib.engine.text import printable
 from audiocrib.server.limits import Limits, TokenBucket
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, same_origin
@@ -46,10 +47,10 @@ BAD_VALUE = "A value in that message is of the wrong kind or too long."
 HELLO_FIRST = "Say hello first: the page's first message is hello."
 HELLO_TWICE = "This tab has said hello already."
 MOST_TABS = 300
-"""Tabs open at once on the whole server (each is a session with two threads of its own)."""
+"""Tabs open at once on the whole server, unless told (`audiocrib.web.routes`)."""
 FULL = "This server has as many browser players as it can take; try again later.\n"
 MOST_OUTBOX = 20_000
-"""Messages waiting to go to one page before it is taken to have stopped reading (and is closed)."""
+"""Frames waiting to go to one page before it is taken to have stopped reading (and is closed)."""
 _log = logging.getLogger(__name__)
 
 
@@ -105,35 +106,28 @@ def _text(value: object, most: int) -> bool:
     return isinstance(value, str) and len(value) <= most and printable(value)
 
 
-class Gateway:
-    """The ``/web`` sockets, each with its session; ``key`` is the secret the sessions' loopback connections
-    carry (`routes`), ``ssl_context`` what they trust."""
+Connect = Callable[[str], Opener]
+"""Opens a session's connection to the server for the browser at an address (counted under that address)."""
 
-    def __init__(self, limits: Limits, key: str, ssl_context: ssl.SSLContext | None,
+
+class Gateway:
+    """The ``/web`` sockets, each with its session. ``connect`` opens a session's connection to the server;
+    ``address`` is the server's address as the sessions name it and ``ssl_context`` what their connections trust
+    (a gateway in the server's own process connects inside it: `audiocrib.web.local`)."""
+
+    def __init__(self, limits: Limits, connect: Connect, address: str, ssl_context: ssl.SSLContext | None = None,
                  most_tabs: int = MOST_TABS, *, proxies: Proxies = NO_PROXIES) -> None:
         self.limits = limits
         self.proxies = proxies
         self.most_tabs = most_tabs
-        self.key = key
+        self.connect = connect
+        self.address = address
         self.ssl_context = ssl_context
         self.sessions: set[WebSession] = set()
         self.sockets: set[web.WebSocketResponse] = set()
         self._open: dict[str, int] = {}
         self._connects: dict[str, TokenBucket] = {}
-
-    def loopback(self, request: web.Request) -> str:
-        """The address a session of ``request``'s connects to: this server, at the very address and port the
-        browser's connection came in on, on the gateway's path for its browser's address."""
-        sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
-        host, port = (sockname[0], sockname[1]) if sockname else ("127.0.0.1", 4121)
-        try:
-            ip = ipaddress.ip_address(host)
-            host = "127.0.0.1" if ip.is_unspecified else host
-        except ValueError:
-            host = "127.0.0.1"
-        shown = f"[{host}]" if ":" in host else host
-        scheme = "wss" if request.transport is not None and request.transport.get_extra_info("sslcontext") else "ws"
-        return f"{scheme}://{shown}:{port}/play/gateway/{self.key}/{browser_address(request, self.proxies)}"
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """One page's socket, from its upgrade to its close."""
@@ -157,7 +151,7 @@ class Gateway:
         self._open[remote] = self._open.get(remote, 0) + 1
         self.sockets.add(socket)
         try:
-            await _Tab(self, socket, self.loopback(request)).run()
+            await _Tab(self, socket, remote).run()
         finally:
             self.sockets.discard(socket)
             self._open[remote] -= 1
@@ -165,14 +159,25 @@ class Gateway:
                 del self._open[remote]
         return socket
 
+    def begin(self, session: WebSession) -> asyncio.Task[None]:
+        """Run ``session`` as a task of this loop (kept until it ends)."""
+        self.sessions.add(session)
+        task = asyncio.get_running_loop().create_task(session.run())
+        self._tasks.add(task)
+
+        def ended(task: asyncio.Task[None]) -> None:
+            self._tasks.discard(task)
+            self.sessions.discard(session)
+        task.add_done_callback(ended)
+        return task
+
     async def close_all(self) -> None:
         """End every session and close every page's socket, saying the server is stopping (on shutdown), waiting a
         little for the sessions' connections to close."""
-        sessions = list(self.sessions)
-        for session in sessions:
+        for session in list(self.sessions):
             session.stop()
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(None, s.join, 5.0) for s in sessions))
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=5.0)
         await asyncio.gather(*(s.close(code=WSCloseCode.GOING_AWAY, message=b"The server is stopping.")
                                for s in list(self.sockets)), return_exceptions=True)
 
@@ -184,35 +189,44 @@ def browser_address(request: web.Request, proxies: Proxies = NO_PROXIES) -> str:
 
 
 class _Tab:
-    """One page's socket: its buckets, its session, and the messages on their way to it."""
+    """One page's socket: its buckets, its session, and the messages on their way to it (what the session says in
+    one go leaves in one frame)."""
 
-    def __init__(self, gateway: Gateway, socket: web.WebSocketResponse, address: str) -> None:
+    def __init__(self, gateway: Gateway, socket: web.WebSocketResponse, remote: str) -> None:
         self.gateway = gateway
         self.socket = socket
-        self.address = address
+        self.remote = remote
         lim = gateway.limits
         self.frames = TokenBucket(lim.messages_rate * 2, lim.messages_burst * 2)
         self.keys = TokenBucket(KEYS_A_SECOND, KEYS_A_SECOND)
         self.refusals = TokenBucket(lim.refusals_rate, lim.refusals_burst)
         self.session: WebSession | None = None
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.burst: list[dict[str, Any]] = []
         self.loop = asyncio.get_running_loop()
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` for the page (from any thread)."""
-        with contextlib.suppress(RuntimeError):  # the server's loop has ended
-            self.loop.call_soon_threadsafe(self.outbox.put_nowait, message)
+        """Queue ``message`` for the page: with the others said in the same go, as one frame."""
+        if not self.burst:
+            self.loop.call_soon(self._flush)
+        self.burst.append(message)
+
+    def _flush(self) -> None:
+        burst, self.burst = self.burst, []
+        if burst:
+            self.outbox.put_nowait(json.dumps(burst[0] if len(burst) == 1 else burst))
 
     async def _writer(self) -> None:
         while True:
-            message = await self.outbox.get()
-            if message is None or self.socket.closed:
+            frame = await self.outbox.get()
+            if frame is None or self.socket.closed:
                 return
             if self.outbox.qsize() > MOST_OUTBOX:
                 await self.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"The page stopped reading.")
                 return
             with contextlib.suppress(ConnectionError):
-                await self.socket.send_str(json.dumps(message))
+                await self.socket.send_str(frame)
 
     async def run(self) -> None:
         writer = asyncio.ensure_future(self._writer())
@@ -221,7 +235,10 @@ class _Tab:
         finally:
             if self.session is not None:
                 self.session.stop()
-                self.gateway.sessions.discard(self.session)
+            if self.task is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(self.task), 5)
+            self._flush()
             self.outbox.put_nowait(None)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 5)
@@ -264,12 +281,11 @@ class _Tab:
         if message["type"] == "hello":
             if session is not None and not session.ended.is_set():
                 raise _Refused(HELLO_TWICE)
-            if session is not None:  # the player quit, and starts again
-                self.gateway.sessions.discard(session)
-            session = self.session = WebSession(self.send, self.address, self.gateway.ssl_context,
-                                                message["token"], message["name"], message["settings"])
-            self.gateway.sessions.add(session)
-            await asyncio.get_running_loop().run_in_executor(None, session.start)
+            gateway = self.gateway
+            session = self.session = WebSession(self.send, gateway.address, gateway.connect(self.remote),
+                                                gateway.ssl_context, message["token"], message["name"],
+                                                message["settings"])
+            self.task = gateway.begin(session)
             return
         if session is None:
             raise _Refused(HELLO_FIRST)

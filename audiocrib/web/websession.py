@@ -1,10 +1,13 @@
-"""One browser tab's game: a real shell `Session` on a thread of its own, with its own event loop.
+"""One browser tab's game: a real shell `Session`, run as a task on the event loop of the process that serves the
+page (the server's own, or a gateway's: `audiocrib.web.standalone`).
 
-The session plays online through this same server over a loopback connection (the terminal's `OnlineClient`, its
-`Link` and `RemoteTable`), and those block while they wait for the server's answer, so a session never runs on the
-server's own event loop: the gateway hands it the page's messages with `WebSession.give` (thread-safe), and it
-sends what it says, its cues, its screen and what the browser should keep through ``send``, which must be safe to
-call from its thread. It keeps no file: the browser keeps the token, the name and the settings.
+The session plays online as a terminal does (the shell's `OnlineClient` and `RemoteTable`), through a `LoopLink`:
+a task of the same loop, connected to the tables inside the server's process (`audiocrib.web.local`) or to a server
+elsewhere. The shell's code is plain calls that wait for the server's answers, so each turn of it (a message from
+the page, or news) runs under `run_shell`, which lets the loop serve everyone else while it waits. Nothing polls:
+the session sleeps until the page sends something or the server's news wakes it (its link calls ``woken``), and ticks
+only while a clock of its own runs (the counting timer). What it says, its cues, its screen and what the browser
+should keep go to ``send``. It keeps no file: the browser keeps the token, the name and the settings.
 """
 
 from __future__ import annotations
@@ -14,14 +17,16 @@ import contextlib
 import io
 import logging
 import ssl
-import threading
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from audiocrib.client.address import read_address
+from audiocrib.client.awaiting import run_shell
+from audiocrib.client.link import Link, LinkMaker, Opener
+from audiocrib.client.looplink import LoopLink
 from audiocrib.online.fields import NAME, TOKEN, ProtocolError
 from audiocrib.shell.announcer import Announcer
-from audiocrib.shell.app import pace_computer_players
 from audiocrib.shell.keys import BROWSER_HELP_KEY, Mode
 from audiocrib.shell.lineedit import too_long
 from audiocrib.shell.session import Session
@@ -42,10 +47,7 @@ NOT_NOW = "Cards are picked by number only while you lay away or play."
 FAULT = "The game stopped because of a fault in audiocrib; the host can find it in the server's log."
 _log = logging.getLogger(__name__)
 _TICK = 0.05
-"""Seconds between the session's ticks (the counting timer, the server's news)."""
-_LOOK = 1.0
-"""Seconds at most between looks at the screen when nothing was sent or said."""
-"""Seconds between looks at the screen while no message comes (the session's own ticks pace the game)."""
+"""Seconds between the session's ticks while a clock of its own runs (the counting timer, a timed drill)."""
 
 
 class WebSpeaker:
@@ -133,74 +135,71 @@ def _checked(kind: Any, value: str) -> str:
 
 
 class WebSession:
-    """One tab's session: started with `start`, fed with `give`, ended with `stop` (all safe from any thread).
+    """One tab's session: run by `run` (a task of the loop), fed with `give`, ended with `stop`.
 
-    ``address`` is what the session connects to (this server, over loopback) and ``ssl_context`` what that
-    connection trusts; ``token``, ``name`` and ``settings`` come from the page's hello (checked here).
+    ``address`` is the server's address as the session names it, ``opener`` opens its connection to the server,
+    ``ssl_context`` is what that connection trusts; ``token``, ``name`` and ``settings`` come from the page's hello
+    (checked here).
     """
 
-    def __init__(self, send: Send, address: str, ssl_context: ssl.SSLContext | None, token: str, name: str,
-                 settings: object) -> None:
+    def __init__(self, send: Send, address: str, opener: Opener, ssl_context: ssl.SSLContext | None, token: str,
+                 name: str, settings: object) -> None:
         self._send = send
         self.address = address
         self._url = read_address(address).url
+        self._opener = opener
         self._ssl = ssl_context
         self._name = _checked(NAME, name)
         self._token = _checked(TOKEN, token) if self._name else ""
         self._settings = read_settings(settings)
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._inbox: asyncio.Queue[dict[str, Any]] | None = None
-        self._ready = threading.Event()
+        self._inbox: deque[dict[str, Any]] = deque()
+        self._wake = asyncio.Event()
         self._stopping = False
-        self._thread = threading.Thread(target=self._run, name="audiocrib-web-session", daemon=True)
         self.session: Session | None = None
-        self._news = 0
         self._kept: dict[str, Any] = {}
         """What the browser was last sent to keep."""
-        self._woken: asyncio.Event | None = None
-        self.ended = threading.Event()
+        self._shown: dict[str, Any] = {}
+        """The screen the browser was last sent."""
+        self.ended = asyncio.Event()
         """Set once the session has ended and let go of its connection."""
-
-    def start(self) -> None:
-        self._thread.start()
-        self._ready.wait(10)
 
     def give(self, message: dict[str, Any]) -> None:
         """Hand the session one checked message from the page (a key, a line or a choice)."""
-        loop, inbox = self._loop, self._inbox
-        if loop is not None and inbox is not None:
-            with contextlib.suppress(RuntimeError):  # the session's loop has ended: nothing to do
-                loop.call_soon_threadsafe(inbox.put_nowait, message)
+        self._inbox.append(message)
+        self._wake.set()
 
     def stop(self) -> None:
         """End the session (the tab went away): its connection to the server closes, as a terminal's would."""
         self._stopping = True
-        self.give({"type": "stop"})
+        self._wake.set()
 
-    def join(self, seconds: float) -> None:
-        self._thread.join(seconds)
-
-    # ----------------------------------------------------------------- the session's thread
-    def _run(self) -> None:
+    # ----------------------------------------------------------------- the session's task
+    async def run(self) -> None:
+        """Play the session until the player quits or the tab goes; a fault is told to the tab and logged."""
         try:
-            asyncio.run(self._main())
+            await self._main()
         except Exception:  # a fault of this session's: its tab is told, the server and the other tabs go on
             _log.exception("A browser's session failed.")
             self._send({"type": "say", "text": FAULT, "interrupt": False})
             self._send({"type": "bye", "text": BYE})
         finally:
             self.ended.set()
-            self._ready.set()
 
     def _make(self) -> Session:
         def speech(mode: str) -> WebSpeaker:
             return WebSpeaker(self._told)
+
+        def link(url: str, *parts: Any) -> Link:
+            hello, deliver, changed, ssl_context = parts
+            return LoopLink(url, hello, deliver, changed, self._opener, self._wake.set, ssl_context)
 
         session = Session(Announcer(WebSpeaker(self._told), _Nowhere()), settings=self._settings or Settings(),
                           player=WebCues(self._told), open_speech=speech, online_address=self.address)
         session.online_only = True
         session.help_key = BROWSER_HELP_KEY  # the page passes F1 everywhere; Tab moves to its buttons
         session.online_ssl = self._ssl
+        maker: LinkMaker = link
+        session.online_link = maker
         session.book.address = self.address
         if self._name:
             session.book.name = self._name
@@ -209,81 +208,62 @@ class WebSession:
         return session
 
     def _told(self, message: dict[str, Any]) -> None:
-        """Send what the session says or plays (counted, and the session's loop woken: the screen is looked at
-        again after news)."""
-        self._news += 1
-        if self._woken is not None:
-            self._woken.set()
+        """Send what the session says or plays."""
         if message["type"] == "say" and self.session is not None:
             # the token first: a tab closed as soon as it hears it is connected must still have it kept
             self._keep(self.session)
         self._send(message)
 
     async def _main(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._inbox = asyncio.Queue()
-        self._woken = asyncio.Event()
-        self._ready.set()
         session = self.session = self._make()
-        done = asyncio.Event()
-        shown: dict[str, Any] = {}
         try:
             if self._stopping:
                 return
-            session.start()
-            pacer = asyncio.ensure_future(pace_computer_players(session, done.set, _TICK))
-            looked, looked_at, handled = -1, 0.0, 0
-            try:
-                while not done.is_set() and not session.finished:
-                    if pacer.done():  # the pacing failed: its fault is raised here
-                        pacer.result()
-                    # the screen changes with what the player sends or the session says (at least once a second
-                    # for the rest): looking only then keeps a thousand idle tabs from costing the server much
-                    now = self._loop.time()
-                    if self._news + handled != looked or now - looked_at >= _LOOK:
-                        looked, looked_at = self._news + handled, now
-                        shown = self._show(session, shown)
-                    message = await self._next(pacer)
-                    if message is None:
-                        continue
-                    if message["type"] == "stop":
-                        return
-                    handled += 1
-                    self._take(session, message)
-            finally:
-                pacer.cancel()
-            self._show(session, shown)
+            await run_shell(self._begin, session)
+            while not session.finished:
+                message = await self._next(session)
+                if self._stopping:
+                    return
+                await run_shell(self._turn, session, message)
             self._send({"type": "bye", "text": BYE})
         finally:
             if not session.finished:
                 with contextlib.suppress(Exception):
-                    session.close()  # the connection to the server goes with the tab
+                    await run_shell(session.close)  # the connection to the server goes with the tab
             session.announcer.close()
 
-    async def _next(self, pacer: asyncio.Future[None]) -> dict[str, Any] | None:
-        """The page's next message; None sooner if the session said something, the pacing ended, or a while
-        passed."""
-        assert self._inbox is not None and self._woken is not None
-        if not self._inbox.empty():
-            return self._inbox.get_nowait()
-        self._woken.clear()
-        getting = asyncio.ensure_future(self._inbox.get())
-        woken = asyncio.ensure_future(self._woken.wait())
-        waiting: set[asyncio.Future[Any]] = {getting, woken, pacer}
-        await asyncio.wait(waiting, timeout=_LOOK, return_when=asyncio.FIRST_COMPLETED)
-        woken.cancel()
-        if getting.done():
-            return getting.result()
-        getting.cancel()
-        return None
+    def _begin(self, session: Session) -> None:
+        session.start()
+        self._show(session)
 
-    def _show(self, session: Session, shown: dict[str, Any]) -> dict[str, Any]:
-        """Send the screen and what the browser keeps, each when it changed; the screen sent."""
+    def _turn(self, session: Session, message: dict[str, Any] | None) -> None:
+        """One turn of the session: the page's message taken (if any), then what the server has sent, then the
+        screen and what the browser keeps, each sent if it changed."""
+        if message is not None:
+            self._take(session, message)
+        if not session.finished:
+            session.tick()
+        self._show(session)
+
+    async def _next(self, session: Session) -> dict[str, Any] | None:
+        """The page's next message; None sooner if the server sent something (or the session's own clock is
+        running and a tick has passed). Whatever wakes the session during a turn brings another turn at once."""
+        if not self._inbox and not self._stopping and not self._wake.is_set():
+            if _ticking(session):
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), _TICK)
+            else:
+                await self._wake.wait()
+        self._wake.clear()
+        return self._inbox.popleft() if self._inbox else None
+
+    def _show(self, session: Session) -> None:
+        """Send the screen and what the browser keeps, each when it changed."""
         screen = describe(session)
-        if screen != shown:
+        if screen != self._shown:
+            self._shown = screen
             self._send(screen)
         self._keep(session)
-        return screen
 
     def _keep(self, session: Session) -> None:
         """Send what the browser keeps, if it changed since it was last sent."""
@@ -293,7 +273,6 @@ class WebSession:
         if keep != self._kept:
             self._kept = keep
             self._send(keep)
-
     def _take(self, session: Session, message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "key":
@@ -331,3 +310,8 @@ class WebSession:
             session.say(NO_CARD)
             return
         session.press(str(index + 1))
+
+
+def _ticking(session: Session) -> bool:
+    """True while a clock of the session's own runs: its tick must come on time, not only with news."""
+    return session.mode is Mode.DRILL or (session.count_clock.running and session.moment == "count")

@@ -124,7 +124,10 @@
       // The wait before the next try starts again short only once the server has answered, so a server that
       // takes connections and drops them at once is not asked twice a second.
       delay = FIRST_DELAY;
-      if (isObject(message)) receive(message);
+      // What the session says in one go comes as one frame: a list of messages, in order.
+      for (const one of Array.isArray(message) ? message : [message]) {
+        if (isObject(one)) receive(one);
+      }
     };
     opened.onclose = (event) => {
       if (socket !== opened) return;
