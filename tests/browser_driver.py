@@ -93,7 +93,8 @@ return true;
 
 # Before any of the page's own scripts, on every load: keep each frame the page's WebSocket receives (parsed, in
 # window.__frames, a burst's messages one by one) and sends (in window.__sent), so a test can see the "screen" the
-# gateway describes and the keys the page sends. Added through the DevTools protocol, which the page's Content Security Policy does not govern.
+# gateway describes and the keys the page sends. Added through the DevTools protocol, which the page's Content
+# Security Policy does not govern.
 FRAMES = """
 (() => {
   const Socket = window.WebSocket;
