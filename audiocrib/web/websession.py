@@ -48,6 +48,8 @@ FAULT = "The game stopped because of a fault in audiocrib; the host can find it 
 _log = logging.getLogger(__name__)
 _TICK = 0.05
 """Seconds between the session's ticks while a clock of its own runs (the counting timer, a timed drill)."""
+_LOOK = 1.0
+"""Seconds between looks at the screen while a move time limit runs."""
 
 
 class WebSpeaker:
@@ -249,9 +251,10 @@ class WebSession:
         """The page's next message; None sooner if the server sent something (or the session's own clock is
         running and a tick has passed). Whatever wakes the session during a turn brings another turn at once."""
         if not self._inbox and not self._stopping and not self._wake.is_set():
-            if _ticking(session):
+            tick = _tick(session)
+            if tick is not None:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), _TICK)
+                    await asyncio.wait_for(self._wake.wait(), tick)
             else:
                 await self._wake.wait()
         self._wake.clear()
@@ -312,6 +315,13 @@ class WebSession:
         session.press(str(index + 1))
 
 
-def _ticking(session: Session) -> bool:
-    """True while a clock of the session's own runs: its tick must come on time, not only with news."""
-    return session.mode is Mode.DRILL or (session.count_clock.running and session.moment == "count")
+def _tick(session: Session) -> float | None:
+    """Seconds until the session must look again though nothing woke it, or None: `_TICK` while a clock of its own
+    runs (the counting timer, a timed drill: its warnings come on time), `_LOOK` while a move time limit runs (the
+    screen's status tells its seconds left)."""
+    if session.mode is Mode.DRILL or (session.count_clock.running and session.moment == "count"):
+        return _TICK
+    table = session.table
+    if table is not None and table.move_time() is not None:
+        return _LOOK
+    return None
