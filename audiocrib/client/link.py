@@ -248,8 +248,10 @@ class Link:
                                 self._changed(LinkState("refused", SIGNED_OUT))
                                 return None, welcomed
                             return reason, welcomed
+                        carried = frame.extra  # a connection inside the server's process hands the message itself
                         try:
-                            message = m.decode_from_server(frame.data)
+                            message = carried if isinstance(carried, m.Message) else \
+                                m.decode_from_server(frame.data)
                         except ProtocolError:  # not acted on; said once a connection, since the game may stall
                             if not unreadable:
                                 unreadable = True

@@ -36,7 +36,7 @@ from audiocrib.server.desk import Answers, TableDesk
 from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
 from audiocrib.server.lobby import TOO_MANY_NAMES, TOO_MANY_TABLES, Board, wait_words
 from audiocrib.server.moderating import Moderation, Online
-from audiocrib.server.outbox import Mailbox, Outbox, ServerSocket
+from audiocrib.server.outbox import Carried, Mailbox, Outbox, ServerSocket
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
 from audiocrib.server.records import Player, StoreError
 from audiocrib.server.room import Outgoing
@@ -183,7 +183,8 @@ class Server(TableDesk):
         lim = self.limits
         connection = _Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
                                  TokenBucket(lim.refusals_rate, lim.refusals_burst),
-                                 TokenBucket(lim.chat_rate, lim.chat_burst), Mailbox(socket),
+                                 TokenBucket(lim.chat_rate, lim.chat_burst),
+                                 Mailbox(socket, local=hasattr(socket, "send_message")),
                                  LatelyCount(lim.heaviest_seconds))
         connection.remote = remote
         address.open += 1
@@ -310,7 +311,9 @@ class Server(TableDesk):
             if isinstance(message, m.ChatFrom) and target.player and not self.moderation.hears(target.player.id,
                                                                                                message.sender):
                 continue
-            self.outbox.put(target.box, self.board.text(message) if isinstance(message, m.Lobby) else m.encode(message))
+            item = Carried(message) if target.box.local else \
+                self.board.text(message) if isinstance(message, m.Lobby) else m.encode(message)
+            self.outbox.put(target.box, item)  # (inside this process: the message itself, no JSON made or read)
 
     def _answer(self, connection: _Connection, message: m.Message) -> Answers:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""

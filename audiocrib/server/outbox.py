@@ -20,20 +20,29 @@ from collections import deque
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 from aiohttp import WSMessage
 
 from audiocrib.server.store import Store
 
-__all__ = ["CHECKPOINT_EVERY", "Mailbox", "Outbox", "ServerSocket"]
+__all__ = ["CHECKPOINT_EVERY", "Carried", "InProcessSocket", "Mailbox", "Outbox", "ServerSocket"]
 
 CHECKPOINT_EVERY = 500
 """Commits between two checkpoints (about 2 MB of log at a move's three or four pages): often enough that each is
 short, rare enough to cost little."""
 _log = logging.getLogger(__name__)
-Item = str | Callable[[], None]
-"""A message's text, or a function to call once the messages before it have gone out."""
+@dataclass(frozen=True, slots=True)
+class Carried:
+    """A message handed as it is to a connection inside the server's process (`InProcessSocket`): no JSON is made
+    for it, nor read back."""
+
+    message: object
+
+
+Item = str | Carried | Callable[[], None]
+"""A message's text (or the message itself, `Carried`), or a function to call once the messages before it have gone
+out."""
 
 
 class ServerSocket(Protocol):
@@ -50,11 +59,19 @@ class ServerSocket(Protocol):
     async def close(self, *, code: int = ..., message: bytes = ...) -> bool: ...
 
 
+class InProcessSocket(ServerSocket, Protocol):
+    """A connection inside the server's process, which takes the messages themselves (`audiocrib.web.local`)."""
+
+    async def send_message(self, message: object) -> None: ...
+
+
 @dataclass(eq=False, slots=True)
 class Mailbox:
-    """One connection's messages, sent in order by a task of its own (started when there is something to send)."""
+    """One connection's messages, sent in order by a task of its own (started when there is something to send);
+    ``local`` for a connection inside the server's process, given the messages themselves (`Carried`)."""
 
     socket: ServerSocket
+    local: bool = False
     waiting: deque[Item] = field(default_factory=deque)
     writer: asyncio.Task[None] | None = None
 
@@ -123,6 +140,9 @@ class Outbox:
                 item = box.waiting.popleft()
                 if isinstance(item, str):
                     await box.socket.send_str(item)
+                    continue
+                if isinstance(item, Carried):
+                    await cast(InProcessSocket, box.socket).send_message(item.message)
                     continue
                 try:
                     item()

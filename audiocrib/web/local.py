@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any, cast
 
 from aiohttp import WSCloseCode, WSMessage, WSMsgType
 
@@ -39,6 +40,14 @@ class LocalEnd:
         if self.closed:
             raise ConnectionResetError("The connection is closed.")
         self.other._frames.put_nowait(WSMessage(WSMsgType.TEXT, data, None))
+
+    async def send_message(self, message: object) -> None:
+        """Hand one of the server's messages itself to the other end (as a text frame whose ``extra`` is the
+        message: its JSON is neither made nor read)."""
+        if self.closed:
+            raise ConnectionResetError("The connection is closed.")
+        # aiohttp types ``extra`` as text; a frame of this connection carries the message there
+        self.other._frames.put_nowait(WSMessage(WSMsgType.TEXT, "", cast(Any, message)))
 
     async def receive(self, timeout: float | None = None) -> WSMessage:
         """The next frame from the other end (a CLOSE frame, with its code and reason, once it has closed);
