@@ -4,7 +4,7 @@ Run from the repository root (the installed ``audiocrib`` of the virtualenv is s
 
     .venv/bin/python benchmarks/bench_tabs.py --quick                   # a smoke run: under a minute
     .venv/bin/python benchmarks/bench_tabs.py --tabs 10,50,100 --seconds 30 --warm 10 --json tabs.json
-    .venv/bin/python benchmarks/bench_tabs.py --tabs 100 --play 100     # with 100 terminal players beside them
+    .venv/bin/python benchmarks/bench_tabs.py --tabs 10,50,100 --play same  # as many terminal players beside them
     .venv/bin/python benchmarks/bench_tabs.py --tabs 50,200 --py-spy tabs.txt   # py-spy at the largest size
 
 For each size a real server is started as benchmarks/bench_server.py starts it (serverbench's ``Server``:
@@ -85,6 +85,14 @@ def _sizes(text: str) -> list[int]:
     return sizes
 
 
+def _players(text: str) -> int:
+    if text == "same":
+        return -1
+    if not text.isdigit() or int(text) > 10000:
+        raise argparse.ArgumentTypeError("players is 'same' or a number from 0 to 10000")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run under a minute (6 tabs, 4 players)")
@@ -92,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="the measured window of each run (default 30)")
     parser.add_argument("--warm", type=float, default=10.0, help="seconds at tables before it (default 10)")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds the tabs sit idle in the lobby, measured")
-    parser.add_argument("--play", type=int, default=0, help="terminal players on /play beside the tabs (default 0)")
+    parser.add_argument("--play", type=_players, default=0, help="terminal players on /play beside the tabs: a number,"
+                        " or 'same' for as many as the tabs (default 0)")
     parser.add_argument("--processes", type=int, default=2, help="client processes for the tabs (default 2)")
     parser.add_argument("--py-spy", type=Path, help="record the server with py-spy at the largest size, to this file")
     parser.add_argument("--gateways", type=int, default=0, help="not yet: the tabs on K gateway processes")
@@ -107,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     for size in sizes:
         spy = args.py_spy if size == max(sizes) else None
         print(f"{size} tabs:", file=sys.stderr, flush=True)
-        found.append(run(size, seconds, warm, idle, args.processes, play, spy))
+        found.append(run(size, seconds, warm, idle, args.processes, size if play < 0 else play, spy))
         print(json.dumps(found[-1]), flush=True)
     if args.json is not None:
         args.json.write_text(json.dumps(found, indent=1) + "\n")
