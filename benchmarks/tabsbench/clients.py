@@ -85,7 +85,7 @@ class Table:
         if mode == "discard":
             frames: list[dict[str, Any]] = [{"type": "choose", "list": "hand", "index": 0},
                                             {"type": "choose", "list": "hand", "index": 1}]
-            heard = other.screen.get("mode") != "discard"  # the second to lay away: the other hears the cut
+            heard = other.screen.get("mode") == "waiting"  # the second to lay away: the other hears the cut
         elif mode == "play":
             playable = [i for i, card in enumerate(screen["hand"]) if card.get("playable")]
             if not playable:
