@@ -93,6 +93,15 @@ def _players(text: str) -> int:
     return int(text)
 
 
+def _print_profile(found: dict[str, Any]) -> None:
+    """py-spy's figures as lines a person reads (they are in the JSON too)."""
+    print(f"py-spy, {found['tabs']} tabs: {found['py_spy_samples']} samples of the thread holding the GIL")
+    for title in ("by_thread", "by_file", "top_own"):
+        print(f"  {title.replace('_', ' ')}:")
+        for name, share in found[title].items():
+            print(f"    {share * 100:5.1f}%  {name}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run under a minute (6 tabs, 4 players)")
@@ -118,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{size} tabs:", file=sys.stderr, flush=True)
         found.append(run(size, seconds, warm, idle, args.processes, size if play < 0 else play, spy))
         print(json.dumps(found[-1]), flush=True)
+        if "by_thread" in found[-1]:
+            _print_profile(found[-1])
     if args.json is not None:
         args.json.write_text(json.dumps(found, indent=1) + "\n")
     return 0

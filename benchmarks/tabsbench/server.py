@@ -71,9 +71,11 @@ class PySpy:
 
 
 def top_frames(collapsed: str, most: int = 12) -> dict[str, Any]:
-    """From py-spy's collapsed stacks: the share of samples by thread (its name, numbers dropped, so that a tab's
-    threads count together), and the functions with the most samples of their own (the stack's last frame)."""
+    """From py-spy's collapsed stacks: the share of samples by thread (its name, so that the tabs' threads count
+    together), by the file of the function running (asyncio's, aiohttp's, audiocrib's modules: where the time goes),
+    and the functions with the most samples of their own (the stack's last frame)."""
     by_thread: collections.Counter[str] = collections.Counter()
+    by_file: collections.Counter[str] = collections.Counter()
     own: collections.Counter[str] = collections.Counter()
     total = 0
     for line in collapsed.splitlines():
@@ -83,17 +85,24 @@ def top_frames(collapsed: str, most: int = 12) -> dict[str, Any]:
         samples = int(count)
         total += samples
         frames = stack.split(";")
-        by_thread[_thread_name(frames[0])] += samples
-        own[frames[-1]] += samples
+        by_thread[frames[0].rpartition("): ")[2]] += samples
+        last = frames[-1] if len(frames) > 1 else "(no Python frame)"
+        own[last] += samples
+        by_file[_file(last)] += samples
     if not total:
         return {"py_spy_samples": 0}
-    return {"py_spy_samples": total,
-            "by_thread": {name: round(n / total, 3) for name, n in by_thread.most_common(most)},
-            "top_own": {frame: round(n / total, 3) for frame, n in own.most_common(most)}}
+
+    def shares(counter: collections.Counter[str]) -> dict[str, float]:
+        return {name: round(n / total, 3) for name, n in counter.most_common(most)}
+
+    return {"py_spy_samples": total, "by_thread": shares(by_thread), "by_file": shares(by_file),
+            "top_own": shares(own)}
 
 
-def _thread_name(frame: str) -> str:
-    """``thread (0x7f..): "Thread-12 (run)"`` as ``Thread-N (run)``: one name for all the tabs' threads alike."""
-    name = frame.split('"')[1] if frame.count('"') >= 2 else frame
-    return "".join("N" if c.isdigit() and (i == 0 or not name[i - 1].isdigit()) else "" if c.isdigit() else c
-                   for i, c in enumerate(name))
+def _file(frame: str) -> str:
+    """``Link._run (audiocrib/client/link.py:153)`` as ``audiocrib/client/link.py``; ``select (selectors.py:468)``
+    as ``selectors.py``."""
+    if frame.startswith("("):
+        return frame
+    where = frame.rpartition(" (")[2].rstrip(")")
+    return where.rpartition(":")[0] or where
