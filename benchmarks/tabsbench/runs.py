@@ -42,9 +42,9 @@ def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: 
             _wait(players, "ready")
             base_rss, base_threads = server.rss_bytes(), threads(server)
             began = time.monotonic()
-            pairs = list(range(tabs // 2))
-            ours = _start(context, tab_process, [(server.port, [x for p in pairs[n::processes] for x in (2 * p, 2 * p + 1)])
-                                                 for n in range(processes)])
+            pairs = list(range(tabs // 2))  # a table's two tabs: numbers 2p and 2p + 1, in one process
+            ours = _start(context, tab_process, [
+                (server.port, [x for p in pairs[n::processes] for x in (2 * p, 2 * p + 1)]) for n in range(processes)])
             started += ours
             _wait(ours, "signed")
             signed_seconds = time.monotonic() - began
@@ -104,7 +104,7 @@ def _start(context: Any, target: Any, arguments: list[tuple[Any, ...]]) -> list[
 def _wait(started: list[tuple[Any, Connection]], word: str) -> list[dict[str, Any]]:
     """Each process's message ``word`` (its figures, if any); a loud failure if one failed or took too long."""
     found = []
-    for process, pipe in started:
+    for _, pipe in started:
         if not pipe.poll(SETUP_SECONDS):
             raise NeverSeated(f"A client process said nothing for {SETUP_SECONDS:.0f} s, waiting for {word!r}.")
         message = pipe.recv()

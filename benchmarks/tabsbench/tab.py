@@ -36,9 +36,9 @@ class Tab:
         self.http, self.port, self.name = http, port, name
         self.socket: aiohttp.ClientWebSocketResponse | None = None
         self.screen: dict[str, Any] = {}
-        self.frames = 0  # frames received: a screen's number among them says whether it came after a say
+        self.frames = 0  # messages received: a screen's number among them says whether it came after a say
         self.screen_at = 0
-        self.move_said_at = 0  # the frame of the first say after this tab's latest move
+        self.move_said_at = 0  # the message of the first say after this tab's latest move
         self.said: list[str] = []  # the latest sentences, for a message when something goes wrong
         self.heard_since: float | None = None
         self.asked_at: float | None = None
@@ -65,17 +65,21 @@ class Tab:
             if frame.type is not aiohttp.WSMsgType.TEXT:
                 break
             now = time.monotonic()
-            self.frames += 1
-            message = json.loads(frame.data)
-            kind = message["type"]
-            if kind == "say":
-                self.said = [*self.said[-7:], message["text"]]
-                self._heard(now)
-            elif kind == "screen":
-                self.screen, self.screen_at = message, self.frames
+            data = json.loads(frame.data)
+            for message in data if isinstance(data, list) else [data]:  # a burst comes as a list, in order
+                self._take(message, now)
             self.changed.set()
         self.closed = f"closed with code {self.socket.close_code}"
         self.changed.set()
+
+    def _take(self, message: dict[str, Any], now: float) -> None:
+        self.frames += 1
+        kind = message["type"]
+        if kind == "say":
+            self.said = [*self.said[-7:], message["text"]]
+            self._heard(now)
+        elif kind == "screen":
+            self.screen, self.screen_at = message, self.frames
 
     def _heard(self, now: float) -> None:
         """A ``say`` came: it answers the other person's move, this tab's question key, or its own move."""
