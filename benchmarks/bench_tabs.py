@@ -12,11 +12,11 @@ For each size a real server is started as benchmarks/bench_server.py starts it (
 the system's temporary folder). The tabs are scripted WebSocket clients (aiohttp's) in processes of their own
 (``--processes``, 2 by default, started by multiprocessing's spawn), speaking the page's protocol at ``/web`` as the
 page's JavaScript does (docs/protocol.md, "The browser page's socket"; the header ``Origin:
-http://127.0.0.1:PORT``): each sends ``hello`` (with tests/web_client.py's QUICK settings, at the people's default
-pace otherwise), types its name as a ``line``, and is in the lobby. The server counts connections per address, and
-each tab's session has a connection of its own to ``/play`` counted as the tab's, so each table's two tabs connect
-from a loopback address of their own (127.2.x.y; all of 127.0.0.0/8 is loopback on Linux; ``--play`` players are on
-127.1.x.y).
+http://127.0.0.1:PORT``): each sends ``hello`` (with tests/web_client.py's QUICK settings: no pause before a
+computer player's move, and there are none here, and no guard on keys typed ahead), types its name as a ``line``,
+and is in the lobby. The server limits connections per address (a session's own connection to ``/play``, where it
+has one, counts as its tab's), so each table's two tabs connect from a loopback address of their own (127.2.x.y;
+all of 127.0.0.0/8 is loopback on Linux; ``--play`` players are on 127.1.x.y).
 
 A run, in this order:
 
@@ -36,7 +36,8 @@ A run, in this order:
   Reported: ``move``, from the moment one tab sends its move's last key to the moment the other tab gets its first
   ``say`` after it (median, 99th percentile, most; only moves the other person hears: the play, and the second to
   lay away); ``key``, a question key sent to the same tab's first ``say`` after it; moves asked a second (the
-  tables over 2 s) and made; the server's CPU share over the window, per tab, and of its main thread alone
+  tables over 2 s) and made; the server's CPU share over the window, per tab, per move made
+  (``server_cpu_ms_per_move``: the keys' and any ``--play`` players' share included), and of its main thread alone
   (``server_loop_cpu_share``: the event loop that runs every socket and the game); threads; context switches a
   second; memory per tab (the resident size once the tabs are at their tables, less the size before they came,
   over the tabs); ``lost``, moves and keys whose ``say`` never came within 10 seconds.

@@ -135,6 +135,8 @@ def _tab_summary(tabs: int, seconds: float, results: list[dict[str, Any]], playi
         "key": _latency([x for r in results for x in r["key_latencies"]]),
         "moves_asked_per_second": round(tabs / 2 / PACE, 1),
         "moves_made_per_second": round(total["moves_made"] / seconds, 1),
+        "server_cpu_ms_per_move": round(playing["server_cpu_share"] * 1000 / max(0.1, total["moves_made"] / seconds),
+                                        1),
         "moves_heard": total["moves_heard"], "keys_per_second": round(total["keys"] / seconds, 1),
         "lost": total["lost"], "matches_ended": total["matches_ended"],
         **playing,
