@@ -71,9 +71,13 @@ from typing import Any
 from tabsbench.runs import run
 
 GATEWAYS = None
-"""TODO (issue 26): ``--gateways K`` runs the tabs against K ``audiocrib web --server URL --port 0`` processes
-(each printing its port on its first line, as ``serve`` does), the tabs spread over them, the server's own ``/web``
-unused (``--most-tabs 0``). The command is being built; its exact line will be in docs/server.md when merged."""
+"""TODO (issue 26): ``--gateways K`` runs the tabs against K gateway processes in place of the server's own
+``/web``. What is left: start K ``audiocrib web --server URL --port 0 ...`` (the exact command line will be in
+docs/server.md once the command is merged; each is to print its port on its first line, as ``serve`` does), pass
+their ports to `run` as ``web_ports`` (tab n goes to gateway n mod K, so a table's two people are on two gateways),
+start the server with ``--most-tabs 0``, and report each gateway's CPU, threads, context switches and memory as the
+server's are (tabsbench.server's `Window` reads anything with serverbench `Server`'s ``process``,
+``cpu_seconds`` and ``rss_bytes``). Until then ``--gateways`` says so."""
 
 
 def _sizes(text: str) -> list[int]:
@@ -112,9 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle", type=float, default=10.0, help="seconds the tabs sit idle in the lobby, measured")
     parser.add_argument("--play", type=_players, default=0, help="terminal players on /play beside the tabs: a number,"
                         " or 'same' for as many as the tabs (default 0)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each size (default 1; the machine is noisy)")
     parser.add_argument("--processes", type=int, default=2, help="client processes for the tabs (default 2)")
     parser.add_argument("--py-spy", type=Path, help="record the server with py-spy at the largest size, to this file")
-    parser.add_argument("--gateways", type=int, default=0, help="not yet: the tabs on K gateway processes")
+    parser.add_argument("--gateways", type=int, default=0, help="not yet (see GATEWAYS): the tabs on K gateway"
+                        " processes")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     if args.gateways:
@@ -123,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         sizes, seconds, warm, idle, play = [6], 6.0, 3.0, 3.0, 4
     found: list[dict[str, Any]] = []
-    for size in sizes:
-        spy = args.py_spy if size == max(sizes) else None
+    for size in [size for size in sizes for _ in range(max(1, args.repeat))]:
+        spy = args.py_spy if size == max(sizes) and not any(f["tabs"] == size for f in found) else None
         print(f"{size} tabs:", file=sys.stderr, flush=True)
         found.append(run(size, seconds, warm, idle, args.processes, size if play < 0 else play, spy))
         print(json.dumps(found[-1]), flush=True)

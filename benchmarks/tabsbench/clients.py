@@ -139,9 +139,10 @@ class Table:
             figures.keys += tab.measuring
 
 
-async def client_main(port: int, numbers: list[int], pipe: Connection) -> None:
+async def client_main(ports: list[int], numbers: list[int], pipe: Connection) -> None:
     """Tabs ``numbers`` (pairs: an even number hosts, the next joins): signed in, then (told ``seat``) at their
-    tables, then (told ``go``) playing at pace through the measured window."""
+    tables, then (told ``go``) playing at pace through the measured window. Tab n opens the page's socket on
+    ``ports[n % len(ports)]``: the server's own, or one of several gateways' (a table's two people then on two)."""
     figures = Figures()
     stamp = f"{os.getpid() % 10000}{random.randrange(100)}"
     sessions: dict[str, aiohttp.ClientSession] = {}
@@ -152,7 +153,7 @@ async def client_main(port: int, numbers: list[int], pipe: Connection) -> None:
             sessions[where] = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(where, 0), limit=0))
         return sessions[where]
 
-    tabs = {n: Tab(http(n), port, f"Tab {stamp} {n}") for n in numbers}
+    tabs = {n: Tab(http(n), ports[n % len(ports)], f"Tab {stamp} {n}") for n in numbers}
     try:
         await _play(tabs, numbers, pipe, figures)
     except TabClosed as error:
@@ -195,5 +196,5 @@ async def _play(tabs: dict[int, Tab], numbers: list[int], pipe: Connection, figu
     pipe.send(("done", figures.__dict__))
 
 
-def tab_process(port: int, numbers: list[int], pipe: Connection) -> None:
-    asyncio.run(client_main(port, numbers, pipe))
+def tab_process(ports: list[int], numbers: list[int], pipe: Connection) -> None:
+    asyncio.run(client_main(ports, numbers, pipe))

@@ -27,9 +27,11 @@ class NeverSeated(SystemExit):
 
 
 def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: int, play: int = 0,
-        py_spy: Path | None = None) -> dict[str, Any]:
+        py_spy: Path | None = None, web_ports: list[int] | None = None) -> dict[str, Any]:
     """One server; ``play`` players on ``/play`` at pace; ``tabs`` tabs signed in and measured idle for
-    ``idle_seconds``, then seated two at a table and measured for ``seconds`` after ``warm`` seconds."""
+    ``idle_seconds``, then seated two at a table and measured for ``seconds`` after ``warm`` seconds. The tabs
+    open the page's socket on the server's own port, or spread over ``web_ports`` (gateways': see bench_tabs's
+    ``GATEWAYS``; the server's figures are then its own only)."""
     context = multiprocessing.get_context("spawn")
     tabs -= tabs % 2
     with tempfile.TemporaryDirectory(prefix="bench-tabs-") as folder:
@@ -43,8 +45,9 @@ def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: 
             base_rss, base_threads = server.rss_bytes(), threads(server)
             began = time.monotonic()
             pairs = list(range(tabs // 2))  # a table's two tabs: numbers 2p and 2p + 1, in one process
-            ours = _start(context, tab_process, [
-                (server.port, [x for p in pairs[n::processes] for x in (2 * p, 2 * p + 1)]) for n in range(processes)])
+            ours = _start(context, tab_process, [(web_ports or [server.port], [x for p in pairs[n::processes]
+                                                                               for x in (2 * p, 2 * p + 1)])
+                                                 for n in range(processes)])
             started += ours
             _wait(ours, "signed")
             signed_seconds = time.monotonic() - began
