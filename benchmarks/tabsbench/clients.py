@@ -10,6 +10,7 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -44,6 +45,10 @@ class Figures:
     cpu_seconds: float = 0.0
 
 
+def _dealt(tab: Tab) -> bool:
+    return tab.screen.get("mode") in ("discard", "waiting")
+
+
 def address(tab: int) -> str:
     """The loopback address of tab number ``tab`` (127.2.x.y: serverbench's ``/play`` players are on 127.1.x.y)."""
     number = tab // TABS_PER_ADDRESS
@@ -61,11 +66,11 @@ class Table:
         code = await self.tabs[0].host()
         await self.tabs[1].join(code)
         host = self.tabs[0]
-        await host.until(lambda: "you, the host; and " in " ".join(host.screen.get("status") or []),
+        await host.until(lambda: "an open seat" not in " ".join(host.screen.get("status") or ["an open seat"]),
                          "saw the guest sit down")
         await host.choose("Start the game")
         for tab in self.tabs:
-            await tab.until(lambda tab=tab: tab.screen.get("mode") in ("discard", "waiting"), "saw the first deal")
+            await tab.until(partial(_dealt, tab), "saw the first deal")
 
     @property
     def over(self) -> bool:
