@@ -29,11 +29,12 @@ the collector's thresholds set first when asked (``--gc-threshold``)."""
 
 
 class Server:
-    """A running ``audiocrib serve`` on a free loopback port (optionally under cProfile)."""
+    """A running ``audiocrib serve`` on a free loopback port (optionally under cProfile; ``options``: more of
+    ``serve``'s options, as benchmarks/bench_tabs.py's ``--most-tabs``)."""
 
     def __init__(self, folder: Path, profile: Path | None = None, watch_gc: bool = False,
-                 threshold: str | None = None) -> None:
-        command = [str(PROGRAM), "serve", "--port", "0", "--data-dir", str(folder)]
+                 threshold: str | None = None, options: tuple[str, ...] = ()) -> None:
+        command = [str(PROGRAM), "serve", "--port", "0", "--data-dir", str(folder), *options]
         if profile is not None:
             command = [sys.executable, "-m", "cProfile", "-o", str(profile), *command]
         elif watch_gc or threshold:
