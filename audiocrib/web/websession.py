@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import logging
 import ssl
@@ -160,6 +161,8 @@ class WebSession:
         self.session: Session | None = None
         self._kept: dict[str, Any] = {}
         """What the browser was last sent to keep."""
+        self._kept_who: tuple[str, str] | None = None
+        self._kept_settings: Settings | None = None
         self._shown: dict[str, Any] = {}
         """The screen the browser was last sent."""
         self.ended = asyncio.Event()
@@ -272,6 +275,9 @@ class WebSession:
         """Send what the browser keeps, if it changed since it was last sent."""
         found = session.book.token_for(self._url)
         name, token = found if found is not None else (session.book.name, "")
+        if (name, token) == self._kept_who and session.settings == self._kept_settings:
+            return  # (looked at with every announcement: comparing is cheaper than making the message)
+        self._kept_who, self._kept_settings = (name, token), dataclasses.replace(session.settings)
         keep = {"type": "keep", "token": token, "name": name, "settings": keep_settings(session.settings)}
         if keep != self._kept:
             self._kept = keep
