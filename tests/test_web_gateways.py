@@ -30,7 +30,7 @@ import pytest
 from tests.test_cli_hostile import PROGRAM, assert_process_refused
 from tests.test_serve import Running
 from tests.test_serve_proxy import certificate, documented_site, free_port, require
-from tests.web_client import Page, lay_away_or_play, sign_in
+from tests.web_client import Page, lay_away_or_play, people_connected, sign_in
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="other loopback addresses than 127.0.0.1: Linux")
 
@@ -311,3 +311,116 @@ def test_browser_players_on_two_gateways_play_a_match_and_one_gateway_killed_los
             for tab in tabs:
                 await tab.close()
     asyncio.run(script())
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Running]:
+    """A server with no page of its own, trusting a gateway at 127.0.0.1."""
+    running = Running(tmp_path / "data", "--most-tabs", "0", "--trust-proxy", "127.0.0.1")
+    yield running
+    if running.process.poll() is None:
+        running.stop()
+
+
+def test_a_gateway_serves_the_page_says_where_and_stops_cleanly_telling_each_tab(server: Running,
+                                                                               tmp_path: Path) -> None:
+    """The server with ``--most-tabs 0`` serves no page; the gateway serves it and its socket, its sessions play on
+    the server; on SIGTERM each tab is closed with "The server is stopping." and the gateway says it has
+    stopped."""
+    gateway = GatewayProcess(tmp_path / "gateway", server.port)
+    assert gateway.lines[1] == (f"Its browsers play on the server at ws://127.0.0.1:{server.port}/play; stop the"
+                                " gateway with Ctrl+C.")
+    page = Page(gateway.port)
+
+    async def script() -> None:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{server.port}/web") as answer:
+                assert answer.status == 404  # the server leaves the page to its gateways
+            async with http.get(f"http://127.0.0.1:{gateway.port}/") as answer:
+                assert answer.status == 200 and "<html" in (await answer.text()).lower()
+                assert "default-src 'none'" in answer.headers["Content-Security-Policy"]
+        try:
+            await sign_in(page, "Cal")
+            assert await people_connected(server.port) == ["Cal"]
+            await asyncio.to_thread(gateway.process.send_signal, signal.SIGTERM)
+            assert page._reader is not None
+            await asyncio.wait_for(page._reader, 20)
+            assert page.closed is not None and page.closed.extra == "The server is stopping.", page.closed
+        finally:
+            await page.close()
+    asyncio.run(script())
+    status, out = gateway.stop()
+    assert status == 0 and out.splitlines()[-2:] == ["Stopping: closing the browsers' tabs.",
+                                                     "The gateway has stopped."], (status, out)
+
+
+def test_when_the_server_restarts_the_gateways_sessions_connect_again_by_themselves(server: Running,
+                                                                                    tmp_path: Path) -> None:
+    """The server stopped under a signed-in tab: the tab stays open and hears what a terminal player hears; the
+    server started again on the same port and data: the session connects again by itself, the player in the
+    lobby, counted as connected."""
+    gateway = GatewayProcess(tmp_path / "gateway", server.port)
+    page = Page(gateway.port)
+    restarted: list[Running] = []
+
+    async def script() -> None:
+        try:
+            await sign_in(page, "Dee")
+            mark = len(page.got)
+            await asyncio.to_thread(server.stop)
+            await page.hears("The connection to the server was lost (The server is stopping.). Trying again by"
+                             " itself.", since=mark)
+            restarted.append(await asyncio.to_thread(Running, tmp_path / "data", "--port", str(server.port),
+                                                     "--most-tabs", "0", "--trust-proxy", "127.0.0.1"))
+            await page.hears("Connected again.", since=mark)
+            assert page.closed is None  # the tab never noticed more than the words
+            assert await people_connected(server.port) == ["Dee"]
+        finally:
+            await page.close()
+    try:
+        asyncio.run(script())
+    finally:
+        for running in restarted:
+            running.stop()
+        gateway.stop()
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    ([], "Give the server's address with --server, like: audiocrib web --server 127.0.0.1:4121."),
+    (["--server"], "--server needs a value: the server's address, like 127.0.0.1:4121"),
+    (["--server", "not a server!"], "--server: A server address is a name or a number"),
+    (["--server", "localhost\x1b[2J"], "--server: A server address is a name or a number"),
+    (["--server", "localhost", "--port", "70000"], "--port takes a port number from 0 to 65535"),
+    (["--server", "localhost", "--host", "a b"], "--host takes an address of this computer to listen on"),
+    (["--server", "localhost", "--host", "203.0.113.9"], "--host names an address that is not this computer's"),
+    (["--server", "localhost", "--most-tabs", "0"], "--most-tabs takes a number of browser tabs from 1 to 100000,"
+                                                    " not 0."),
+    (["--server", "localhost", "--most-tabs", "9" * 5000], "not 999999999999999999999999999999 and 4,970"),
+    (["--server", "localhost", "--trust-proxy", "nginx"], "--trust-proxy takes an address or a network"),
+    (["--server", "localhost", "--certfile", "cert.pem"], "Give --certfile and --keyfile together"),
+    (["--server", "localhost", "--server-cert", "server.pem"], "--server-cert is for a server reached with TLS;"
+                                                               " give its address as wss://."),
+    (["--server", "wss://localhost", "--server-cert", "missing.pem"], "--server-cert names a file that does not"
+                                                                      " exist"),
+    (["--server", "wss://localhost", "--server-cert", "server.pem"], "--server-cert could not be read as a"
+                                                                     " certificate (a PEM file)."),
+    (["--server", "localhost", "--certfile", "server.pem", "--keyfile", "server.pem"], "--certfile and --keyfile"
+                                                                                       " could not be read"),
+])
+def test_a_wrong_gateway_command_line_is_one_sentence(tmp_path: Path, args: list[str], words: str) -> None:
+    from tests.test_cli_hostile import run as run_program
+
+    (tmp_path / "server.pem").write_text("not a certificate\n")
+    args = [str(tmp_path / arg) if arg.endswith(".pem") else arg for arg in args]
+    assert_process_refused(run_program(tmp_path, "web", *args, timeout=30), words)
+
+
+def test_a_gateway_whose_port_is_taken_says_so(tmp_path: Path) -> None:
+    from tests.test_cli_hostile import run as run_program
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_program(tmp_path, "web", "--server", "localhost", "--port", str(port), timeout=30)
+    assert_process_refused(done, f"The gateway cannot listen on 127.0.0.1 port {port}: address already in use.")

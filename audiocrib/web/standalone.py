@@ -108,7 +108,8 @@ async def _run(settings: GatewaySettings, tls: ssl.SSLContext | None, say: Calla
     server_tls = _trusting(settings) if address.secure else None
     _, most = open_files(limits.files_reserve)
     # one client for every session; no cap on its pool (aiohttp's default of 100 would hold the 101st tab back)
-    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(
+        total=None, connect=10, sock_connect=10))  # as a terminal's link: a WebSocket lasts as long as it is open
     try:
         gateway = Gateway(limits, over_the_network(http, address.url, server_tls), settings.server, server_tls,
                           settings.most_tabs, proxies=settings.proxies)
