@@ -313,6 +313,62 @@ def test_browser_players_on_two_gateways_play_a_match_and_one_gateway_killed_los
     asyncio.run(script())
 
 
+def connections_to(pid: int, port: int) -> int:
+    """How many TCP connections the process ``pid`` has established to ``port`` (read from /proc: Linux)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue  # closed meanwhile
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            established = fields[3] == "01"
+            if established and int(fields[2].rsplit(":", 1)[1], 16) == port and fields[9] in inodes:
+                count += 1
+    return count
+
+
+def test_the_page_in_a_real_browser_comes_back_through_the_other_gateway(room: Room, tmp_path: Path) -> None:
+    """Headless Chromium on nginx's https address: a name, a game against a computer player dealt; the gateway
+    holding the page's session is killed; the page shows it is disconnected, connects again by itself (through
+    nginx, to the other gateway) with what it kept, and is back at the table with the same hand, the name not
+    asked again."""
+    from tests.browser_driver import Browser, require_browser, wait_until
+    from tests.test_web_page import menu, shown, start_against_a_computer, type_line
+
+    require_browser()
+    browser = Browser(tmp_path / "profile")
+    connection = "return document.getElementById('connection').textContent;"
+    try:
+        browser.driver.execute_cdp_cmd("Security.setIgnoreCertificateErrors", {"ignore": True})
+        browser.open(f"https://127.0.0.1:{room.port}/")
+        type_line(browser, "Fay")
+        wait_until(lambda: not shown(browser, "typing") and menu(browser)[0], "the lobby after the name")
+        browser.caught_up()
+        start_against_a_computer(browser)
+        hand = [card["short"] for card in browser.screen()["hand"]]
+        holding = [g for g in room.gateways if connections_to(g.process.pid, room.server.port)]
+        assert len(holding) == 1, "one gateway holds the page's session"
+        other = next(g for g in room.gateways if g is not holding[0])
+        heard = len(browser.heard)
+        holding[0].process.kill()
+        down = browser.script("return document.getElementById('connection').dataset.down;")
+        wait_until(lambda: browser.script(connection) == down, "the page to show it is disconnected")
+        wait_until(lambda: browser.script(connection) == "", "the page to connect again", timeout=30)
+        wait_until(lambda: "Back at table 1." in browser.heard[heard:], "back at the table")
+        wait_until(lambda: browser.screen().get("mode") == "discard"
+                   and [card["short"] for card in browser.screen()["hand"]] == hand, "the same hand")
+        assert not shown(browser, "typing"), "the name is not asked again"
+        assert connections_to(other.process.pid, room.server.port) == 1
+    finally:
+        browser.quit()
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Running]:
     """A server with no page of its own, trusting a gateway at 127.0.0.1."""
