@@ -4,7 +4,9 @@ browser players: gateways"), read from the page. Browser tabs (the page's protoc
 nginx from their own loopback addresses (127.0.0.2, 127.0.0.3, ...), sign in, and play a match across the two
 gateways; the server counts each under their own address. One gateway is killed mid-game: its player's tab drops,
 opens the page's socket again through nginx with the kept token, lands on the other gateway, is back at the seat
-with the same hand, and the match is finished. Also: the gateway's start and stop, and its hostile command lines.
+with the same hand, and the match is finished. A real Chromium page does the same by its own reconnect. Also: the
+gateway's start and clean stop, its sessions reconnecting when the server restarts, more tabs on one gateway than
+a default connection pool holds, and its hostile command lines.
 
 Linux only (more loopback addresses than 127.0.0.1). Where nginx or openssl is missing the tests that need them
 skip, except under CI (``CI`` set), where they fail.
@@ -154,9 +156,9 @@ def room(tmp_path: Path) -> Iterator[Room]:
 
 class Tab(Page):
     """A browser tab whose connections come from ``address`` (a loopback address of its own: a player at home),
-    through nginx with TLS."""
+    with TLS when given what to trust (nginx's)."""
 
-    def __init__(self, port: int, tls: ssl.SSLContext, address: str) -> None:
+    def __init__(self, port: int, tls: ssl.SSLContext | None, address: str) -> None:
         super().__init__(port, tls)
         self.address = address
 
@@ -480,3 +482,24 @@ def test_a_gateway_whose_port_is_taken_says_so(tmp_path: Path) -> None:
         port = taken.getsockname()[1]
         done = run_program(tmp_path, "web", "--server", "localhost", "--port", str(port), timeout=30)
     assert_process_refused(done, f"The gateway cannot listen on 127.0.0.1 port {port}: address already in use.")
+
+
+def test_one_gateway_holds_more_tabs_than_a_default_connection_pool(server: Running, tmp_path: Path) -> None:
+    """A hundred and one tabs signed in through one gateway, each its own connection to the server: none waits
+    for another's to close (aiohttp's default pool holds a hundred connections and makes the next one wait)."""
+    gateway = GatewayProcess(tmp_path / "gateway", server.port)
+    count = 101
+    tabs = [Tab(gateway.port, None, f"127.0.0.{20 + number // 17}") for number in range(count)]
+
+    async def script() -> None:
+        try:
+            for start in range(0, count, 17):
+                await asyncio.gather(*(sign_in(tab, f"Tab {number}") for number, tab in
+                                       enumerate(tabs[start:start + 17], start)))
+            assert len(await people_connected(server.port)) == count
+        finally:
+            await asyncio.gather(*(tab.close() for tab in tabs), return_exceptions=True)
+    try:
+        asyncio.run(script())
+    finally:
+        gateway.stop()
