@@ -40,13 +40,14 @@ SECTION = "## More browser players: gateways"
 
 
 class GatewayProcess:
-    """A running ``audiocrib web`` on a free loopback port, serving the server at ``server`` (a port), with the
-    lines it said on start."""
+    """A running ``audiocrib web`` on a free loopback port, serving the server at ``server`` (its port on
+    127.0.0.1, or its address), with the lines it said on start."""
 
-    def __init__(self, folder: Path, server: int, *extra: str) -> None:
+    def __init__(self, folder: Path, server: int | str, *extra: str) -> None:
         env = {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "xdg")}
         folder.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen([str(PROGRAM), "web", "--server", f"ws://127.0.0.1:{server}", "--port", "0",
+        self.process = subprocess.Popen([str(PROGRAM), "web", "--server", server if isinstance(server, str)
+                                         else f"ws://127.0.0.1:{server}", "--port", "0",
                                          *extra], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                         stderr=(folder / "errors.txt").open("a"), text=True, env=env)
         assert self.process.stdout is not None
@@ -503,3 +504,44 @@ def test_one_gateway_holds_more_tabs_than_a_default_connection_pool(server: Runn
         asyncio.run(script())
     finally:
         gateway.stop()
+
+
+def test_a_gateway_reaches_a_server_with_tls_trusting_exactly_its_certificate(tmp_path: Path) -> None:
+    """The server holds a certificate (wss); the gateway, told ``--server-cert`` with it, plays there, and serves
+    its own page with TLS too; without ``--server-cert`` the system's certificates do not know the server's, and
+    the tab hears that its connection could not be checked."""
+    require("openssl", "to make the test's certificate")
+    (tmp_path / "tls").mkdir()
+    cert, key = certificate(tmp_path / "tls")
+    trusted = ssl.create_default_context(cafile=str(cert))
+    server = Running(tmp_path / "data", "--most-tabs", "0", "--trust-proxy", "127.0.0.1", "--certfile", str(cert),
+                     "--keyfile", str(key))
+    address = f"wss://127.0.0.1:{server.port}"
+    gateways = [GatewayProcess(tmp_path / "trusting", address, "--server-cert", str(cert), "--certfile", str(cert),
+                               "--keyfile", str(key)),
+                GatewayProcess(tmp_path / "system", address)]
+
+    async def script() -> None:
+        page, stranger = Page(gateways[0].port, trusted), Page(gateways[1].port)
+        try:
+            await sign_in(page, "Gus")
+            async with aiohttp.ClientSession() as http, http.ws_connect(f"{address}/play", ssl=trusted) as socket:
+                await socket.send_json({"type": "hello", "name": "Ivo", "token": None, "password": None,
+                                        "version": 1})
+                assert (await socket.receive_json(timeout=10))["type"] == "welcome"
+                await socket.send_json({"type": "lobby"})
+                while (answer := await socket.receive_json(timeout=10))["type"] != "lobby_list":
+                    pass
+                assert answer["people"] == ["Gus", "Ivo"]
+            await stranger.open()
+            await stranger.hello("", "Hal")
+            await stranger.hears(lambda said: "its certificate could not be checked" in said)
+        finally:
+            await page.close()
+            await stranger.close()
+    try:
+        asyncio.run(script())
+    finally:
+        for gateway in gateways:
+            gateway.stop()
+        server.stop()
