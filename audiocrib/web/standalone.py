@@ -33,7 +33,7 @@ from audiocrib.server.limits import Limits
 from audiocrib.server.proxy import FORWARDED_FOR, NO_PROXIES, Proxies
 from audiocrib.server.serve import ServeError, check_host, loopback
 from audiocrib.web.gateway import MOST_TABS, Connect, Gateway
-from audiocrib.web.routes import add_gateway
+from audiocrib.web.routes import add_gateway, trusting
 
 __all__ = ["GatewayError", "GatewaySettings", "greeting", "over_the_network", "run_gateway"]
 
@@ -94,8 +94,6 @@ def _tls(settings: GatewaySettings) -> ssl.SSLContext | None:
 
 
 def _trusting(settings: GatewaySettings) -> ssl.SSLContext | None:
-    from audiocrib.web.routes import trusting
-
     try:
         return trusting(settings.server_cert)
     except (ssl.SSLError, OSError, ValueError):
