@@ -1,6 +1,6 @@
 """The ``audiocrib`` command: ``score`` a hand, weigh the ``discards``, print the exhaustive ``table`` of hands or
-cribs, set computer players against each other in the ``arena``, ``serve`` tables to friends, and ``backup`` and
-``restore`` the server's store.
+cribs, set computer players against each other in the ``arena``, ``serve`` tables to friends, serve their browser
+page from a gateway process (``web``, `audiocrib.cli.gateway`), and ``backup`` and ``restore`` the server's store.
 
 Every error is one sentence on stderr and exit status 2: a value that is wrong is named with its option and what
 the option takes, and is shown only as plain printable text (escaped, and cut short when long).
