@@ -177,7 +177,11 @@ def test_a_gateway_serves_the_page_says_where_and_stops_cleanly_telling_each_tab
             assert page.closed is not None and page.closed.extra == "The server is stopping.", page.closed
         finally:
             await page.close()
-    asyncio.run(script())
+    try:
+        asyncio.run(script())
+    except BaseException:
+        gateway.stop()
+        raise
     out, _ = gateway.process.communicate(timeout=30)  # stopping by the signal above: no second one
     status = gateway.process.returncode
     assert status == 0 and out.splitlines()[-2:] == ["Stopping: closing the browsers' tabs.",
