@@ -70,7 +70,7 @@ def test_bad_input_is_one_sentence_and_status_2(args: list[str], message: str) -
         (["table", "bogus"], "There is no table of bogus; say hands or cribs."),
         (["table"], "Say which table: audiocrib table hands, or audiocrib table cribs."),
         (["bogus"], "bogus is not a command; the commands are play, online, score, discards, table, arena, serve,"
-                    " backup, restore and admin."),
+                    " web, backup, restore and admin."),
     ],
 )
 def test_bad_commands_are_one_sentence(args: list[str], message: str) -> None:

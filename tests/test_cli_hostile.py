@@ -282,7 +282,8 @@ CASES: list[tuple[list[str], list[str]]] = [
     (["--no-sound", *ARENA], ["--no-sound is an option of the game, not of arena"]),
     # the game's options (each refused before the game could start)
     (["bogus\x1b[31m"], ["bogus\\x1b[31m is not a command"]),
-    (["bogus"], ["the commands are play, online, score, discards, table, arena, serve, backup, restore and admin"]),
+    (["bogus"], ["the commands are play, online, score, discards, table, arena, serve, web, backup, restore and"
+                 " admin"]),
     (["score", *HAND, "--starter", ""], ["An empty entry is not a card"]),
     (["--frob"], ["does not know --frob"]),
     (["--s", "1"], ["--s could be --speech, --sound-volume or --seed"]),

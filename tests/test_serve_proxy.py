@@ -51,11 +51,14 @@ def require(program: str, why: str, package: str | None = None) -> str:
     return found
 
 
-def documented_site() -> str:
-    """The nginx site of docs/server.md's "Hosting a public room"."""
+def documented_site(section: str = SECTION) -> str:
+    """The nginx site of docs/server.md's ``section`` ("Hosting a public room" unless told)."""
     text = (DOCS / "server.md").read_text()
-    blocks = re.findall(r"```nginx\n(.*?)```", text[text.index(SECTION):], re.S)
-    assert len(blocks) == 1, "docs/server.md's hosting section should show one nginx configuration"
+    text = text[text.index(section):]
+    end = text.find("\n## ", len(section))  # this section only, to the next of its level
+    text = text if end < 0 else text[:end]
+    blocks = re.findall(r"```nginx\n(.*?)```", text, re.S)
+    assert len(blocks) == 1, f"docs/server.md's section {section!r} should show one nginx configuration"
     return str(blocks[0])
 
 

@@ -1,6 +1,6 @@
 """The ``audiocrib`` command: ``score`` a hand, weigh the ``discards``, print the exhaustive ``table`` of hands or
-cribs, set computer players against each other in the ``arena``, ``serve`` tables to friends, and ``backup`` and
-``restore`` the server's store.
+cribs, set computer players against each other in the ``arena``, ``serve`` tables to friends, serve their browser
+page from a gateway process (``web``, `audiocrib.cli.gateway`), and ``backup`` and ``restore`` the server's store.
 
 Every error is one sentence on stderr and exit status 2: a value that is wrong is named with its option and what
 the option takes, and is shown only as plain printable text (escaped, and cut short when long).
@@ -34,6 +34,7 @@ from audiocrib.bots.crib import crib_value
 from audiocrib.bots.discards import analyse
 from audiocrib.cli.admin import add_admin, admin
 from audiocrib.cli.backup import add_backup_commands, back_up, restore
+from audiocrib.cli.gateway import add_web, web
 from audiocrib.cli.usage import (
     BIGGEST,
     DECIMAL,
@@ -155,6 +156,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--moderators", metavar="FILE", help="a file of moderators' names, one a line")
     serve.add_argument("--most-tabs", metavar="N", help="browser tabs the server's own page takes at once (default"
                        " 300; 0 leaves the page to gateways: audiocrib web)")
+    add_web(commands)
     add_backup_commands(commands)
     add_admin(commands)
     return parser
@@ -342,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         _not_for_the_game(args)
         command = {"score": _score, "discards": _discards, "table": _table, "arena": _arena,
-                   "serve": _serve, "backup": back_up, "restore": restore, "admin": admin}[args.command]
+                   "serve": _serve, "web": web, "backup": back_up, "restore": restore, "admin": admin}[args.command]
         return command(args)
     except (UsageError, AudiocribError) as error:
         print(f"audiocrib: {clean(str(error))}", file=sys.stderr)

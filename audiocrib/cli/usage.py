@@ -65,6 +65,8 @@ TAKES = {
     "--address": "an address like 203.0.113.7 or 2001:db8::7",
     "FILE": "the name of a file",
     "--trust-proxy": "a reverse proxy's address or network, like 127.0.0.1 or 10.0.0.0/8",
+    "--server": "the server's address, like 127.0.0.1:4121 or wss://cribbage.example.org",
+    "--server-cert": "the name of the server's certificate file (PEM)",
 }
 """What each option with a value takes, as said when the value is missing or wrong."""
 
@@ -136,6 +138,7 @@ _REQUIRED = {
                            " --dealer.",
     ("table", "which"): "Say which table: audiocrib table hands, or audiocrib table cribs.",
     ("arena", "player"): "Name two or more players, like: audiocrib arena expert medium.",
+    ("web", "--server"): "Give the server's address with --server, like: audiocrib web --server 127.0.0.1:4121.",
     ("admin", "ACT"): "Say what to do, like: audiocrib admin who, or audiocrib admin kick Bob --reason Spam.",
 }
 
@@ -168,7 +171,7 @@ def sentence(message: str, command: str) -> str:
         name, what = argument.groups()
         if what.startswith("invalid choice:"):  # the only option left to argparse's choices: the command
             return (f"{shown(_given(what))} is not a command; the commands are play, online, score, discards, table,"
-                    " arena, serve, backup, restore and admin.")
+                    " arena, serve, web, backup, restore and admin.")
         if what.startswith("expected one argument") and name in TAKES:
             return f"{name} needs a value: {TAKES[name]}."
         if what.startswith("ignored explicit argument"):
