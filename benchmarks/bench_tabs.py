@@ -52,8 +52,11 @@ measured window (py-spy from the virtualenv, ``pip install py-spy``; it needs pt
 printed: the share of samples by thread name (digits dropped, so a tab's threads count together) and the functions
 with the most samples of their own.
 
-``--gateways K`` is not there yet: it will run the tabs against K gateway processes (``audiocrib web --server ...``)
-in place of the server's own ``/web`` once that command is merged (see ``GATEWAYS`` below).
+``--gateways K``: the server is started with ``--most-tabs 0 --trust-proxy 127.0.0.1`` (it serves no page, and
+believes the gateways' X-Forwarded-For), and K gateway processes (``audiocrib web --server ws://127.0.0.1:PORT
+--port 0``) serve the tabs, tab n on gateway n mod K (so a table's two people are on two gateways when K > 1);
+each gateway's CPU share, threads, context switches and memory are reported apart (``gateways``), and the server's
+figures are then its own only: its tables and the gateways' sessions' connections.
 
 The tabs must reach their tables: a run fails loudly (with the first tab's last words) if a client process reports
 a tab that never reached the lobby or its table. Otherwise nothing here fails because something is slow: it is not
@@ -69,15 +72,6 @@ from pathlib import Path
 from typing import Any
 
 from tabsbench.runs import run
-
-GATEWAYS = None
-"""TODO (issue 26): ``--gateways K`` runs the tabs against K gateway processes in place of the server's own
-``/web``. What is left: start K ``audiocrib web --server URL --port 0 ...`` (the exact command line will be in
-docs/server.md once the command is merged; each is to print its port on its first line, as ``serve`` does), pass
-their ports to `run` as ``web_ports`` (tab n goes to gateway n mod K, so a table's two people are on two gateways),
-start the server with ``--most-tabs 0``, and report each gateway's CPU, threads, context switches and memory as the
-server's are (tabsbench.server's `Window` reads anything with serverbench `Server`'s ``process``,
-``cpu_seconds`` and ``rss_bytes``). Until then ``--gateways`` says so."""
 
 
 def _sizes(text: str) -> list[int]:
@@ -119,12 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="runs of each size (default 1; the machine is noisy)")
     parser.add_argument("--processes", type=int, default=2, help="client processes for the tabs (default 2)")
     parser.add_argument("--py-spy", type=Path, help="record the server with py-spy at the largest size, to this file")
-    parser.add_argument("--gateways", type=int, default=0, help="not yet (see GATEWAYS): the tabs on K gateway"
-                        " processes")
+    parser.add_argument("--gateways", type=int, default=0, help="the tabs on K gateway processes (audiocrib web),"
+                        " the server leaving its page to them (default 0: the server's own page)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
-    if args.gateways:
-        parser.error("--gateways is not built yet: it waits for the 'audiocrib web --server' command (issue 26)")
     sizes, seconds, warm, idle, play = args.tabs, args.seconds, args.warm, args.idle, args.play
     if args.quick:
         sizes, seconds, warm, idle, play = [6], 6.0, 3.0, 3.0, 4
@@ -132,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     for size in [size for size in sizes for _ in range(max(1, args.repeat))]:
         spy = args.py_spy if size == max(sizes) and not any(f["tabs"] == size for f in found) else None
         print(f"{size} tabs:", file=sys.stderr, flush=True)
-        found.append(run(size, seconds, warm, idle, args.processes, size if play < 0 else play, spy))
+        found.append(run(size, seconds, warm, idle, args.processes, size if play < 0 else play, spy, args.gateways))
         print(json.dumps(found[-1]), flush=True)
         if "by_thread" in found[-1]:
             _print_profile(found[-1])

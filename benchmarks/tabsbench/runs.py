@@ -16,6 +16,7 @@ from serverbench.clients import PACE, client_process
 from serverbench.process import Server
 
 from tabsbench.clients import tab_process
+from tabsbench.gateways import Gateway
 from tabsbench.server import PySpy, Window, threads
 
 SETUP_SECONDS = 900.0
@@ -27,17 +28,22 @@ class NeverSeated(SystemExit):
 
 
 def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: int, play: int = 0,
-        py_spy: Path | None = None, web_ports: list[int] | None = None) -> dict[str, Any]:
+        py_spy: Path | None = None, gateways: int = 0) -> dict[str, Any]:
     """One server; ``play`` players on ``/play`` at pace; ``tabs`` tabs signed in and measured idle for
     ``idle_seconds``, then seated two at a table and measured for ``seconds`` after ``warm`` seconds. The tabs
-    open the page's socket on the server's own port, or spread over ``web_ports`` (gateways': see bench_tabs's
-    ``GATEWAYS``; the server's figures are then its own only)."""
+    open the page's socket on the server's own port, or with ``gateways`` on that many gateway processes (a
+    table's two tabs on two of them; the server's figures are then its own only, each gateway's reported
+    apart)."""
     context = multiprocessing.get_context("spawn")
     tabs -= tabs % 2
     with tempfile.TemporaryDirectory(prefix="bench-tabs-") as folder:
-        server = Server(Path(folder) / "data", options=("--most-tabs", str(tabs + 10)))
+        server = Server(Path(folder) / "data", options=("--most-tabs", str(tabs + 10)) if not gateways else
+                        ("--most-tabs", "0", "--trust-proxy", "127.0.0.1"))
         started: list[tuple[Any, Connection]] = []
+        ours_gateways: list[Gateway] = []
         try:
+            ours_gateways = [Gateway(server.port, tabs + 10) for _ in range(gateways)]
+            web_ports = [gateway.port for gateway in ours_gateways] or None
             players = _start(context, client_process, [(server.port, list(range(n, play // 2, processes)),
                                                          set(), "pace", 0) for n in range(processes)]) if play else []
             started += players
@@ -66,9 +72,11 @@ def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: 
                 pipe.send(("go", measure_at, measure_at + seconds))
             time.sleep(max(0.0, measure_at - time.monotonic()))
             window = Window(server)
+            gateway_windows = [Window(gateway) for gateway in ours_gateways]  # type: ignore[arg-type]
             spy = PySpy(server, py_spy, seconds) if py_spy is not None else None
             time.sleep(max(0.0, measure_at + seconds - time.monotonic()))
             playing = window.end(seconds, tabs)
+            at_gateways = [w.end(seconds, tabs // max(1, gateways)) for w in gateway_windows]
             profile = spy.finish() if spy is not None else {}
             tab_results = _wait(ours, "done")
             play_results = _wait(players, "done")
@@ -79,6 +87,8 @@ def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: 
         finally:
             for process, _ in started:
                 process.join(timeout=30)
+            for gateway in ours_gateways:
+                gateway.stop()
             err = server.stop()
     found: dict[str, Any] = {"tabs": tabs, "play": play // 2 * 2, "seconds": seconds,
                              "sign_in_seconds": round(signed_seconds, 1), "seat_seconds": round(seated_seconds, 1)}
@@ -89,6 +99,8 @@ def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: 
                                                 "threads", "rss_mb")}
     if players:
         found["play_players"] = _play_summary(play_results)
+    if at_gateways:  # the server's figures above are its own; each gateway's (its "server_..." are the gateway's)
+        found["gateways"] = at_gateways
     found.update(profile)
     found["server_errors"] = err.strip().splitlines()[-5:]
     return found
