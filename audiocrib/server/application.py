@@ -1,6 +1,6 @@
 """The aiohttp application around the `Server`: the WebSocket endpoint at `PATH`, the browser's pages when given,
 the games under way set going on start, the requests of ``audiocrib admin`` served, and the garbage collector kept
-from stopping every table (`_short_collections`)."""
+from stopping every table (`short_collections`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from aiohttp import web
 from audiocrib.server.moderating import Moderation
 from audiocrib.server.tables import Tables
 
-__all__ = ["FULL_COLLECTION_EVERY", "PATH", "Served", "make_app"]
+__all__ = ["FULL_COLLECTION_EVERY", "PATH", "Served", "make_app", "short_collections"]
 
 
 class Served(Protocol):
@@ -42,9 +42,11 @@ anyway, and a full collection of the rest stopped every table for up to 0.18 s a
 (docs/benchmarks.md)."""
 
 
-async def _short_collections() -> None:
+async def short_collections() -> None:
     """Every few seconds, put what has lived that long out of the garbage collector's sight (`gc.freeze`), and
-    collect the oldest generation rarely (`FULL_COLLECTION_EVERY`).
+    collect the oldest generation rarely (`FULL_COLLECTION_EVERY`). A gateway process runs it too
+    (`audiocrib.web.standalone`): its sessions are as many objects, and a full collection of them stopped every
+    tab for up to 0.3 s at 500 tabs.
 
     The tables' logs are many small objects that live as long as their games; a full collection walks them all,
     stopping the one event loop, and so every table, for up to most of a second at a thousand tables. Frozen
@@ -78,7 +80,7 @@ def make_app(server: S, pages: Callable[[web.Application, S], None] | None = Non
 
     async def starting(_app: web.Application) -> None:
         server.tables.wake_all()
-        keeping.append(asyncio.get_running_loop().create_task(_short_collections()))
+        keeping.append(asyncio.get_running_loop().create_task(short_collections()))
         keeping.append(asyncio.get_running_loop().create_task(server.moderation.serve_requests()))
 
     async def closing(_app: web.Application) -> None:

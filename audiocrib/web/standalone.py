@@ -28,6 +28,7 @@ from aiohttp import web
 
 from audiocrib.client.address import read_address
 from audiocrib.client.link import Opener, web_socket_opener
+from audiocrib.server.application import short_collections
 from audiocrib.server.gate import GATE_KEY, Gate, GatedSite, open_files
 from audiocrib.server.limits import Limits
 from audiocrib.server.proxy import FORWARDED_FOR, NO_PROXIES, Proxies
@@ -125,6 +126,7 @@ async def _run(settings: GatewaySettings, tls: ssl.SSLContext | None, say: Calla
         await runner.setup()
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(gate.exception_handler)
+        collecting = loop.create_task(short_collections())
         try:
             site = GatedSite(runner, gate, settings.host, settings.port)
             try:
@@ -141,6 +143,7 @@ async def _run(settings: GatewaySettings, tls: ssl.SSLContext | None, say: Calla
             await stop.wait()
             say("Stopping: closing the browsers' tabs.")
         finally:
+            collecting.cancel()
             await runner.cleanup()  # each tab's session ends, and its socket is closed: "The server is stopping."
             gate.close()
     finally:

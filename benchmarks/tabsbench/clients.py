@@ -1,7 +1,7 @@
 """The simulated tabs' client processes: each signs its tabs in from loopback addresses of their own, seats them two
 at a table (one makes a private table, the other joins it by its code, all by the page's messages), and plays at
-people's pace: a table's person to move moves `PACE` seconds after the table's previous move, and every tab presses
-a question key about once a second."""
+people's pace: a table's person to move moves every `PACE` seconds on the table's own timetable, and every tab
+presses a question key about once a second."""
 
 from __future__ import annotations
 
@@ -111,11 +111,14 @@ class Table:
         return True
 
     async def paced(self, stop_at: float, figures: Figures) -> None:
-        """A move `PACE` seconds after the table's previous one, until ``stop_at`` or the match's end."""
-        await asyncio.sleep(random.uniform(0.0, PACE))
-        self.last_move = time.monotonic()
+        """A move every `PACE` seconds, on the table's own timetable (from a moment of its own at random), until
+        ``stop_at`` or the match's end. A move made late (the server was slow, or the other tab still waited for a
+        ``say``) does not move the table's timetable: otherwise every table held up by one slow moment would move
+        at the same instant ever after, and the server would be measured under bursts that people, each at their
+        own pace, never make."""
+        due_at = time.monotonic() + random.uniform(0.0, PACE)
         while time.monotonic() < stop_at and not self.over:
-            wait = self.last_move + PACE - time.monotonic()
+            wait = due_at - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
@@ -126,6 +129,8 @@ class Table:
             other = self.tabs[1] if mover is self.tabs[0] else self.tabs[0]
             if not await self.move(mover, other, figures):
                 await asyncio.sleep(0.005)
+                continue
+            due_at += PACE
         if self.over:
             figures.matches_ended += 1
 
