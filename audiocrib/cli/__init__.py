@@ -155,7 +155,7 @@ def _parser() -> argparse.ArgumentParser:
                        " close tables (give it again for each; protect the name with a password)")
     serve.add_argument("--moderators", metavar="FILE", help="a file of moderators' names, one a line")
     serve.add_argument("--most-tabs", metavar="N", help="browser tabs the server's own page takes at once (default"
-                       " 300; 0 leaves the page to gateways: audiocrib web)")
+                       " 500; 0 leaves the page to gateways: audiocrib web)")
     add_web(commands)
     add_backup_commands(commands)
     add_admin(commands)

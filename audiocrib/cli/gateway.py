@@ -36,7 +36,7 @@ def add_web(commands: Any) -> None:
     web.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
     web.add_argument("--server-cert", metavar="FILE", help="the server's own certificate (PEM), the only one the"
                      " sessions' connections trust (default: the system's certificates)")
-    web.add_argument("--most-tabs", metavar="N", help="browser tabs this gateway takes at once (default 300)")
+    web.add_argument("--most-tabs", metavar="N", help="browser tabs this gateway takes at once (default 500)")
 
 
 def web(args: argparse.Namespace) -> int:
