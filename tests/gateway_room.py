@@ -18,8 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import aiohttp
-
 from tests.test_cli_hostile import PROGRAM
 from tests.test_serve import Running
 from tests.test_serve_proxy import certificate, documented_site, free_port, require
@@ -141,17 +139,7 @@ class Tab(Page):
 
     def __init__(self, port: int, tls: ssl.SSLContext | None, address: str) -> None:
         super().__init__(port, tls)
-        self.address = address
-
-    async def open(self, origin: str | None = None) -> None:
-        self._http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(self.address, 0)))
-        try:
-            self.socket = await self._http.ws_connect(f"{self.base}/web", ssl=self.tls or True, headers={
-                "Origin": origin if origin is not None else self.base})
-        except aiohttp.ClientError:
-            await self._http.close()
-            raise
-        self._reader = asyncio.ensure_future(self._read())
+        self.address = self.local_address = address
 
     async def dropped(self, timeout: float = 20.0) -> bool:
         """True once the tab's socket closes by itself (within ``timeout``), False if it stays open."""

@@ -32,9 +32,12 @@ class Page:
         self.closed: aiohttp.WSMessage | None = None
         self.frames = 0
         """The frames received (a burst of messages is one frame)."""
+        self.local_address: str | None = None
+        """The loopback address the tab connects from (None: the system's choice)."""
 
     async def open(self, origin: str | None = None) -> None:
-        self._http = aiohttp.ClientSession()
+        local = self.local_address
+        self._http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(local, 0)) if local else None)
         try:
             self.socket = await self._http.ws_connect(f"{self.base}/web", ssl=self.tls or True, headers={
                 "Origin": origin if origin is not None else self.base})

@@ -32,7 +32,7 @@ from aiohttp import web
 from audiocrib.server.limits import Limits
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address
 
-__all__ = ["GATE_KEY", "Gate", "GatedSite", "counted_as", "open_files"]
+__all__ = ["GATE_KEY", "Gate", "GatedSite", "counted_as", "gated_runner", "open_files"]
 
 GATE_KEY: web.AppKey[Gate] = web.AppKey("gate")
 """Where the application keeps its gate (set by ``serve``; absent when the app runs without one, as in tests)."""
@@ -361,3 +361,21 @@ class GatedSite(web.BaseSite):
         await super().start()
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(self._gate, self._host or None, self._port, backlog=self._backlog)
+
+
+async def gated_runner(app: web.Application, limits: Limits, most_files: int | None, tls: ssl.SSLContext | None,
+                       proxies: Proxies) -> tuple[web.AppRunner, Gate]:
+    """``app``'s runner, set up behind a `Gate` (its middleware added, and the loop's exception handler its own),
+    for a `GatedSite`: the server's (`audiocrib.server.serve`) and a gateway process's (`audiocrib.web`)."""
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=5.0)
+
+    def handlers() -> asyncio.BaseProtocol:
+        assert runner.server is not None
+        return runner.server()
+
+    gate = Gate(handlers, limits, most_files, tls, proxies=proxies)
+    app[GATE_KEY] = gate
+    app.middlewares.append(gate.middleware)
+    await runner.setup()
+    asyncio.get_running_loop().set_exception_handler(gate.exception_handler)
+    return runner, gate

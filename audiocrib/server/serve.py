@@ -21,20 +21,19 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from aiohttp import web
 from filelock import FileLock, Timeout
 
 from audiocrib.engine.text import printable
 from audiocrib.online.fields import NAME, ProtocolError
 from audiocrib.server.app import PATH, Pages, Server, make_app
-from audiocrib.server.gate import GATE_KEY, Gate, GatedSite, open_files
+from audiocrib.server.gate import GatedSite, gated_runner, open_files
 from audiocrib.server.limits import Limits
 from audiocrib.server.proxy import NO_PROXIES, Proxies
 from audiocrib.server.records import StoreError
 from audiocrib.server.store import Store
 
 __all__ = ["LOCK_FILE", "STORE_FILE", "ServeError", "Settings", "check_file", "check_host", "check_moderator",
-           "read_moderators", "read_password", "serve"]
+           "listening_tls", "read_moderators", "read_password", "serve"]
 
 STORE_FILE = "server.sqlite3"
 LOCK_FILE = "server.lock"
@@ -132,7 +131,7 @@ def read_moderators(path: str) -> list[str]:
 def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = None) -> int:
     """Run the server until it is stopped; ``say`` prints a line; ``pages`` adds the browser's page (see
     `make_app`). Returns the exit status (0 once stopped)."""
-    tls = _tls(settings)
+    tls = listening_tls(settings.certfile, settings.keyfile)
     check_host(settings.host, settings.port)  # before the data folder is made: a start refused leaves nothing
     try:
         settings.folder.mkdir(parents=True, exist_ok=True)
@@ -188,12 +187,14 @@ def check_host(host: str, port: int) -> None:
                          " or 0.0.0.0 for every address.")
 
 
-def _tls(settings: Settings) -> ssl.SSLContext | None:
-    if settings.certfile is None or settings.keyfile is None:
+def listening_tls(certfile: Path | None, keyfile: Path | None) -> ssl.SSLContext | None:
+    """The TLS of a server (or gateway) listening with ``certfile`` and ``keyfile`` (None without them); a
+    `ServeError` if they cannot be read."""
+    if certfile is None or keyfile is None:
         return None
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     try:
-        context.load_cert_chain(settings.certfile, settings.keyfile)
+        context.load_cert_chain(certfile, keyfile)
     except (ssl.SSLError, OSError, ValueError):
         raise ServeError("--certfile and --keyfile could not be read as a certificate and its private key"
                          " (PEM files, the key without a passphrase).") from None
@@ -220,19 +221,8 @@ async def _run(server: Server, settings: Settings, tls: ssl.SSLContext | None, s
                pages: Pages | None = None) -> None:
     limits = settings.limits
     _, most = open_files(limits.files_reserve)
-    app = make_app(server, pages)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=5.0)
-
-    def handlers() -> asyncio.BaseProtocol:
-        assert runner.server is not None
-        return runner.server()
-
-    gate = Gate(handlers, limits, most, tls, proxies=settings.proxies)
-    app[GATE_KEY] = gate
-    app.middlewares.append(gate.middleware)
-    await runner.setup()
+    runner, gate = await gated_runner(make_app(server, pages), limits, most, tls, settings.proxies)
     loop = asyncio.get_running_loop()
-    loop.set_exception_handler(gate.exception_handler)
     try:
         site = GatedSite(runner, gate, settings.host, settings.port)
         try:

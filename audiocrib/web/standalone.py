@@ -29,10 +29,10 @@ from aiohttp import web
 from audiocrib.client.address import read_address
 from audiocrib.client.link import Opener, web_socket_opener
 from audiocrib.server.application import short_collections
-from audiocrib.server.gate import GATE_KEY, Gate, GatedSite, open_files
+from audiocrib.server.gate import GatedSite, gated_runner, open_files
 from audiocrib.server.limits import Limits
 from audiocrib.server.proxy import FORWARDED_FOR, NO_PROXIES, Proxies
-from audiocrib.server.serve import ServeError, check_host, loopback
+from audiocrib.server.serve import ServeError, check_host, listening_tls, loopback
 from audiocrib.web.gateway import MOST_TABS, Connect, Gateway
 from audiocrib.web.routes import add_gateway, trusting
 
@@ -83,15 +83,10 @@ def run_gateway(settings: GatewaySettings, say: Callable[[str], None]) -> int:
 
 
 def _tls(settings: GatewaySettings) -> ssl.SSLContext | None:
-    if settings.certfile is None or settings.keyfile is None:
-        return None
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     try:
-        context.load_cert_chain(settings.certfile, settings.keyfile)
-    except (ssl.SSLError, OSError, ValueError):
-        raise GatewayError("--certfile and --keyfile could not be read as a certificate and its private key"
-                           " (PEM files, the key without a passphrase).") from None
-    return context
+        return listening_tls(settings.certfile, settings.keyfile)
+    except ServeError as error:
+        raise GatewayError(str(error)) from None
 
 
 def _trusting(settings: GatewaySettings) -> ssl.SSLContext | None:
@@ -114,18 +109,8 @@ async def _run(settings: GatewaySettings, tls: ssl.SSLContext | None, say: Calla
                           settings.most_tabs, proxies=settings.proxies)
         app = web.Application()
         add_gateway(app, gateway)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=5.0)
-
-        def handlers() -> asyncio.BaseProtocol:
-            assert runner.server is not None
-            return runner.server()
-
-        gate = Gate(handlers, limits, most, tls, proxies=settings.proxies)
-        app[GATE_KEY] = gate
-        app.middlewares.append(gate.middleware)
-        await runner.setup()
+        runner, gate = await gated_runner(app, limits, most, tls, settings.proxies)
         loop = asyncio.get_running_loop()
-        loop.set_exception_handler(gate.exception_handler)
         collecting = loop.create_task(short_collections())
         try:
             site = GatedSite(runner, gate, settings.host, settings.port)

@@ -28,7 +28,27 @@ sys.exit(main(sys.argv[1:]))
 the collector's thresholds set first when asked (``--gc-threshold``)."""
 
 
-class Server:
+class Measured:
+    """A process under measure (``process``), read from /proc."""
+
+    process: subprocess.Popen[str]
+
+    def cpu_seconds(self, loop_only: bool = False) -> float:
+        """User and system time the process has used so far (``loop_only``: its main thread's, which runs the
+        event loop, without its fsync, checkpoint and computer players' threads)."""
+        where = f"/proc/{self.process.pid}/task/{self.process.pid}/stat" if loop_only else \
+            f"/proc/{self.process.pid}/stat"
+        fields = Path(where).read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_bytes(self) -> int:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+
+class Server(Measured):
     """A running ``audiocrib serve`` on a free loopback port (optionally under cProfile; ``options``: more of
     ``serve``'s options, as benchmarks/bench_tabs.py's ``--most-tabs``)."""
 
@@ -51,20 +71,6 @@ class Server:
         while not self.process.stdout.readline().startswith("Stop the server"):
             pass
         print(f"server started: process {self.process.pid}, port {self.port}", file=sys.stderr, flush=True)
-
-    def cpu_seconds(self, loop_only: bool = False) -> float:
-        """User and system time the server has used so far (``loop_only``: its main thread's, which runs the
-        event loop, without its fsync, checkpoint and computer players' threads)."""
-        where = f"/proc/{self.process.pid}/task/{self.process.pid}/stat" if loop_only else \
-            f"/proc/{self.process.pid}/stat"
-        fields = Path(where).read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def rss_bytes(self) -> int:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        return 0
 
     def stop(self) -> str:
         self.process.terminate()

@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-from pathlib import Path
 
-from serverbench.process import PROGRAM
+from serverbench.process import PROGRAM, Measured
 
 
-class Gateway:
+class Gateway(Measured):
     """A running ``audiocrib web`` on a free loopback port, for the server on ``server_port``, taking at most
     ``most_tabs`` tabs."""
 
@@ -27,19 +25,6 @@ class Gateway:
             raise SystemExit(f"The gateway did not start: {first!r} {said}")
         self.port = int(first.rsplit(" ", 1)[1].rstrip(".\n"))
         print(f"gateway started: process {self.process.pid}, port {self.port}", file=sys.stderr, flush=True)
-
-    def cpu_seconds(self, loop_only: bool = False) -> float:
-        """User and system time so far (``loop_only``: its main thread's)."""
-        pid = self.process.pid
-        where = f"/proc/{pid}/task/{pid}/stat" if loop_only else f"/proc/{pid}/stat"
-        fields = Path(where).read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def rss_bytes(self) -> int:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        return 0
 
     def stop(self) -> str:
         self.process.terminate()

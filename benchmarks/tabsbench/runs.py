@@ -72,7 +72,7 @@ def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: 
                 pipe.send(("go", measure_at, measure_at + seconds))
             time.sleep(max(0.0, measure_at - time.monotonic()))
             window = Window(server)
-            gateway_windows = [Window(gateway) for gateway in ours_gateways]  # type: ignore[arg-type]
+            gateway_windows = [Window(gateway) for gateway in ours_gateways]
             spy = PySpy(server, py_spy, seconds) if py_spy is not None else None
             time.sleep(max(0.0, measure_at + seconds - time.monotonic()))
             playing = window.end(seconds, tabs)

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from serverbench.process import Server
+from serverbench.process import Measured, Server
 
 
-def threads(server: Server) -> int:
+def threads(server: Measured) -> int:
     """The server's threads now (/proc/PID/status, ``Threads:``)."""
     for line in Path(f"/proc/{server.process.pid}/status").read_text().splitlines():
         if line.startswith("Threads:"):
@@ -20,7 +20,7 @@ def threads(server: Server) -> int:
     return 0
 
 
-def context_switches(server: Server) -> int:
+def context_switches(server: Measured) -> int:
     """Voluntary and involuntary context switches of all the server's threads so far (threads that ended are not
     counted: the difference over a window undercounts a little when threads come and go)."""
     total = 0
@@ -37,7 +37,7 @@ def context_switches(server: Server) -> int:
 class Window:
     """The server's CPU time and context switches at the start of a window, and their rates at its end."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: Measured) -> None:
         self.server = server
         self.cpu, self.switches = server.cpu_seconds(), context_switches(server)
         self.loop = server.cpu_seconds(loop_only=True)
