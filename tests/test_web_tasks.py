@@ -8,16 +8,20 @@ The process figures are read from Linux's /proc (those tests are Linux only).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 from aiohttp import WSCloseCode, WSMsgType
 
 from audiocrib.client.awaiting import in_shell_task, run_shell, wait_here
-from audiocrib.web.local import local_pair
+from audiocrib.client.link import NO_ANSWER
+from audiocrib.client.looplink import LoopLink
+from audiocrib.online import messages as m
+from audiocrib.web.local import LocalEnd, local_pair
 from tests.test_serve import Running, serving
 from tests.web_client import Page, make_table, sign_in
 
@@ -174,3 +178,61 @@ def test_an_in_process_connection_keeps_order_and_says_why_it_closed() -> None:
         assert (await client.receive()).type is WSMsgType.CLOSED
 
     asyncio.run(script())
+
+
+def test_a_loop_links_request_gets_its_answer_or_gives_up_in_time_while_the_loop_runs_on() -> None:
+    """A `LoopLink` over an in-process connection to a stand-in server: a request's answers are what came before
+    its pong (each message also wakes the link's owner); a request the server never answers gives up after its
+    time, saying so, while another task on the loop keeps running."""
+    woken: list[int] = []
+    heard: list[m.Message] = []
+
+    async def script() -> None:
+        client, served = local_pair()
+
+        @contextlib.asynccontextmanager
+        async def opener() -> AsyncIterator[LocalEnd]:
+            yield client
+
+        async def stand_in_server() -> None:
+            hello = m.decode_from_client((await served.receive()).data)
+            assert isinstance(hello, m.Hello)
+            await served.send_str(m.encode(m.Welcome("Ann", "t" * 32, m.PROTOCOL_VERSION)))
+            first = m.decode_from_client((await served.receive()).data)
+            ping = m.decode_from_client((await served.receive()).data)
+            assert isinstance(first, m.Chat) and isinstance(ping, m.Ping)
+            await served.send_message(m.Notice("Heard."))  # handed over as it is, as the server does in-process
+            await served.send_str(m.encode(m.Pong(ping.number)))
+            await served.receive()  # the second request: never answered
+            await served.receive()
+
+        link = LoopLink("ws://localhost:4121/play", lambda: m.Hello("Ann", None, None, m.PROTOCOL_VERSION),
+                        heard.append, lambda state: None, opener, lambda: woken.append(1))
+        server = asyncio.get_running_loop().create_task(stand_in_server())
+        link.start()
+        for _ in range(200):
+            if link.up:
+                break
+            await asyncio.sleep(0.01)
+        assert link.up
+        ticks = 0
+
+        async def ticking() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticker = asyncio.get_running_loop().create_task(ticking())
+        answered = await run_shell(link.request, m.Chat("Hello."))
+        assert answered == [m.Notice("Heard.")]
+        gave_up = await run_shell(link.request, m.Chat("Anyone?"), 0.3)
+        assert gave_up == NO_ANSWER
+        assert ticks >= 10, ticks  # the loop ran on while the shell waited
+        ticker.cancel()
+        link.close()
+        await link.closed()
+        server.cancel()
+
+    asyncio.run(script())
+    assert woken and heard[:1] == [m.Notice("Heard.")]

@@ -82,13 +82,19 @@ class TurnedAway(ConnectionError):
     """The server would not open the connection (too many from the address)."""
 
 
+class _Settable(Protocol):
+    """What marks a request's end: a `threading.Event`, or a loop link's own (`audiocrib.client.looplink`)."""
+
+    def set(self) -> None: ...
+
+
 @dataclass(slots=True)
 class _Waiter:
     """A request waiting for the `Pong` with ``number``, and what came before it."""
 
     number: int
     answers: list[m.Message] = field(default_factory=list)
-    done: threading.Event | asyncio.Event = field(default_factory=threading.Event)
+    done: _Settable = field(default_factory=threading.Event)
 
 
 class Link:

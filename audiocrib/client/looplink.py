@@ -22,6 +22,22 @@ from audiocrib.online import messages as m
 __all__ = ["LoopLink"]
 
 
+class _Done:
+    """A request's end, as the link's `_Waiter` marks it (`set`): its future is True when the answer came, False when
+    the request gave up waiting (`give_up`)."""
+
+    def __init__(self, future: asyncio.Future[bool]) -> None:
+        self.future = future
+
+    def set(self) -> None:
+        if not self.future.done():
+            self.future.set_result(True)
+
+    def give_up(self) -> None:
+        if not self.future.done():
+            self.future.set_result(False)
+
+
 class LoopLink(Link):
     """A connection to the server at ``url``, opened by ``opener``, run as a task of the running event loop once
     `start` is called there; ``woken`` is called (on the loop) whenever something came or the connection
@@ -73,16 +89,17 @@ class LoopLink(Link):
             self._asking_now = False
 
     def _waiter(self, number: int) -> _Waiter:
-        return _Waiter(number, done=asyncio.Event())
+        return _Waiter(number, done=_Done(asyncio.get_running_loop().create_future()))
 
     def _wait(self, waiter: _Waiter, seconds: float) -> bool:
         done = waiter.done
-        assert isinstance(done, asyncio.Event)
+        assert isinstance(done, _Done)
+        # a bare future and a timer, not asyncio.wait_for: that makes a task for every request
+        timer = asyncio.get_running_loop().call_later(seconds, done.give_up)
         try:
-            wait_here(asyncio.wait_for(done.wait(), seconds))
-        except TimeoutError:
-            return False
-        return True
+            return wait_here(done.future)
+        finally:
+            timer.cancel()
 
     def _post(self, message: m.Message) -> bool:
         socket = self._socket
