@@ -21,7 +21,7 @@ from typing import Any
 from tests.test_cli_hostile import PROGRAM
 from tests.test_serve import Running
 from tests.test_serve_proxy import certificate, documented_site, free_port, require
-from tests.web_client import Page, lay_away_or_play, sign_in
+from tests.web_client import Page, game_to_61, lay_away_or_play, sign_in
 
 SECTION = "## More browser players: gateways"
 
@@ -158,10 +158,7 @@ async def host_a_table_for_two(page: Page) -> None:
     await page.menu_to("Table setup")
     mark = await page.send({"type": "key", "key": "enter"})
     await page.screen(lambda s: s["mode"] == "table setup", since=mark)
-    await page.menu_to("Game to")
-    while "61" not in (text := page.last("screen")["menu"]["items"][page.last("screen")["menu"]["current"]]):
-        mark = await page.send({"type": "key", "key": "left"})
-        await page.screen(lambda s, text=text: s["menu"]["items"][s["menu"]["current"]] != text, since=mark)
+    await game_to_61(page)
     mark = await page.send({"type": "key", "key": "escape"})
     await page.screen(lambda s: s["mode"] == "new table", since=mark)
     mark = len(page.got)

@@ -158,6 +158,14 @@ async def sign_in(page: Page, name: str) -> None:
     await page.kept(lambda keep: keep["token"] != "")
 
 
+async def game_to_61(page: Page) -> None:
+    """In the table setup: Game to, moved down to 61 by the left arrow."""
+    await page.menu_to("Game to")
+    while "61" not in (text := page.last("screen")["menu"]["items"][page.last("screen")["menu"]["current"]]):
+        mark = await page.send({"type": "key", "key": "left"})
+        await page.screen(lambda s, text=text: s["menu"]["items"][s["menu"]["current"]] != text, since=mark)
+
+
 async def make_table(page: Page, own_counts: bool = False) -> None:
     """From the lobby: a table to 61 for this player and a computer player, created and started (``own_counts``:
     the player counts their own hands and calls their own points in the play)."""
@@ -170,10 +178,7 @@ async def make_table(page: Page, own_counts: bool = False) -> None:
     await page.menu_to("Table setup")
     mark = await page.send({"type": "key", "key": "enter"})
     await page.screen(lambda s: s["mode"] == "table setup", since=mark)
-    await page.menu_to("Game to")
-    while "61" not in (text := page.last("screen")["menu"]["items"][page.last("screen")["menu"]["current"]]):
-        mark = await page.send({"type": "key", "key": "left"})
-        await page.screen(lambda s, text=text: s["menu"]["items"][s["menu"]["current"]] != text, since=mark)
+    await game_to_61(page)
     for setting in ("Count your own hands", "Call your own points in the play") if own_counts else ():
         await page.menu_to(setting)
         mark = await page.send({"type": "key", "key": "enter"})

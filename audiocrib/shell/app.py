@@ -98,9 +98,9 @@ def build_application(session: Session, input: Input | None = None, output: Outp
 async def pace_computer_players(session: Session, stop: Callable[[], object], tick: float = _TICK) -> None:
     """Until the player quits (then ``stop`` is called): every ``tick`` seconds tick the counting timer (and take
     the server's news), and while another player is to move, let the table make that move (a computer player after
-    the pause the player chose; any key hurries it). The terminal and the browser's gateway (`audiocrib.web`) both
-    pace their sessions with it. A computer player's move that fails ends the session, said in one sentence, with
-    ``exit_status`` 1."""
+    the pause the player chose; any key hurries it). The terminal paces its session with it (the browser's sessions
+    are woken by news instead: `audiocrib.web.websession`). A computer player's move that fails ends the session,
+    said in one sentence, with ``exit_status`` 1."""
     while True:
         session.tick()
         if session.finished:
