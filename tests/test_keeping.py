@@ -283,7 +283,7 @@ def test_choosing_another_speech_starts_it_at_once_and_keeps_it(tmp_path: Path) 
     session.start()
     for key in ("down", "down", "down", "down", "enter"):
         session.press(key)
-    assert speaker.said[-1] == "Settings: Speech: none, text lines only. 1 of 14."
+    assert speaker.said[-1] == "Settings: Speech: none, text lines only. 1 of 15."
     session.press("left")
     assert started == ["tts"] and session.announcer.speaker is voice
     assert voice.said == ["Speech: the built-in voice."]

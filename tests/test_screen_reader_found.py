@@ -321,7 +321,7 @@ def test_choosing_auto_in_the_settings_under_a_screen_reader_leaves_the_speaking
         speech_dispatcher.wait_for("Main menu: New game. 1 of 8.")
         for key in ("down", "down", "down", "down", "enter"):
             session.press(key)
-        speech_dispatcher.wait_for("Settings: Speech: your screen reader. 1 of 14.")
+        speech_dispatcher.wait_for("Settings: Speech: your screen reader. 1 of 15.")
         assert screen.getvalue() == ""  # speaking through the screen reader's server, with text lines off
         session.press("left")  # auto
         assert isinstance(session.announcer.speaker, FallbackSpeaker)
@@ -335,7 +335,7 @@ def test_choosing_auto_in_the_settings_under_a_screen_reader_leaves_the_speaking
         session.close()
     shown = screen.getvalue().splitlines()
     assert shown == [AT_SPI_NOTICE, "Speech: your screen reader, or else the built-in voice.",
-                     "Verbosity: normal. 2 of 14.", "Speech: your screen reader, or else the built-in voice. 1 of 14."]
+                     "Verbosity: normal. 2 of 15.", "Speech: your screen reader, or else the built-in voice. 1 of 15."]
     spoken = speech_dispatcher.spoken()
     assert not set(shown) & set(spoken)  # what auto printed, nobody but the screen reader read
     assert spoken[-1] == "Speech: your screen reader."

@@ -146,8 +146,8 @@ def test_the_setup_chooses_every_opponent_level_and_starts_the_game() -> None:
 def test_settings_change_verbosity_pace_and_the_voice() -> None:
     async def script(table: Table) -> None:
         await table.press("down", "down", "down", "down", "enter")
-        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 14."
-        assert await table.answer("down") == "Verbosity: normal. 2 of 14."
+        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 15."
+        assert await table.answer("down") == "Verbosity: normal. 2 of 15."
         assert await table.answer("right") == "Verbosity: full."
         assert await table.answer("space") == "Verbosity: full."  # the last choice stays
         await table.press("down", "left")
@@ -641,7 +641,7 @@ def test_help_history_arrows_and_the_game_menu_work_in_every_moment_and_change_n
 def test_settings_from_the_game_menu_return_to_it_and_apply_at_once() -> None:
     async def script(table: Table) -> None:
         await table.press("enter", "escape", "down", "enter")
-        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 14."
+        assert table.said[-1] == "Settings: Speech: your screen reader, or else the built-in voice. 1 of 15."
         await table.press("down", "left")  # brief
         assert table.session.narrator is not None
         assert table.session.narrator.verbosity.value == "brief"

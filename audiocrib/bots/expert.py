@@ -36,7 +36,7 @@ from audiocrib.engine.events import Dealt, Played, SaidGo, SeriesEnded
 from audiocrib.engine.scoring import MAX_SCORE
 from audiocrib.engine.views import PlayerView
 
-__all__ = ["Expert"]
+__all__ = ["Expert", "board_chance", "to_the_board"]
 
 _KEEP_WEIGHT = 0.3  # how much more likely, per point, a kept hand that scores together is than one that does not
 _END_ZONE = 30  # a side this close to the target makes the expert play to the board
@@ -67,13 +67,21 @@ class Expert(Bot):
     # ----------------------------------------------------------------- laying away
     def discard(self, view: PlayerView) -> tuple[Card, ...]:
         """The discard with the best expected hand plus (own side's crib) or minus (another's) crib."""
+        options, board_need = self.discard_options(view)
+        if board_need is not None:
+            return to_the_board(view.hand, view.my_crib, options, board_need).discard
+        return options[0].discard
+
+    def discard_options(self, view: PlayerView) -> tuple[list[DiscardOption], int | None]:
+        """Every way to lay away, best net first, and the points the hand must make when the expert plays to the
+        board instead (None when it does not: the first option is its choice)."""
         shape = view.rules.shape
         value = partial(crib_value, crib_size=shape.crib)
         options = analyse(view.hand, view.must_discard, dealer=view.my_crib, crib_value=value)
         need = view.rules.target - view.scores[view.side]
         if need - _PEG_ALLOWANCE <= MAX_SCORE[shape.hand]:
-            return _to_the_board(view, options, need - _PEG_ALLOWANCE).discard
-        return options[0].discard
+            return options, need - _PEG_ALLOWANCE
+        return options, None
 
     # ----------------------------------------------------------------- the play
     def choose_play(self, view: PlayerView) -> Card:
@@ -83,7 +91,22 @@ class Expert(Bot):
             by_rank.setdefault(int(card.rank), card)
         if len(by_rank) == 1:
             return next(iter(by_rank.values()))
-        totals = dict.fromkeys(by_rank, 0.0)
+        totals, _ = self.play_values(view)
+        # Other things equal, keep the low cards for the go.
+        best = max(totals, key=lambda rank: (round(totals[rank], 9), RANK_VALUE[rank]))
+        return by_rank[best]
+
+    def plays_to_the_board(self, view: PlayerView) -> bool:
+        """True when the look-ahead values lines by the chance of winning (two players near the end) instead of
+        their points."""
+        needs = tuple(view.rules.target - score for score in view.scores)
+        return view.rules.players == 2 and min(needs) <= _END_ZONE and view.starter is not None
+
+    def play_values(self, view: PlayerView) -> tuple[dict[int, float], float]:
+        """The look-ahead value of each rank the seat may lay, summed over the worlds by their weights, and the
+        weights' total: divided by it, a value is the points its side pegs less the average of each other side's
+        (or, `plays_to_the_board`, a chance of winning in percent). Draws the worlds from ``self.rng``."""
+        totals = dict.fromkeys((int(card.rank) for card in view.playable), 0.0)
         # Six cards ahead while two players hold eight cards or fewer (the six-card game); otherwise four, which
         # keeps every decision quick (seven-card hands, larger tables).
         depth = self.depth or (6 if view.rules.players == 2 and sum(view.held) <= 8 else 4)
@@ -91,14 +114,14 @@ class Expert(Bot):
         needs = tuple(view.rules.target - score for score in view.scores)
         last = view.series[-1][0] if view.series else None
         series = tuple(int(card.rank) for _, card in view.series)
+        weights = 0.0
         for hands, weight, leaf in self._worlds(view):
             search = PlaySearch(sides, view.side, needs, depth, view.rules.single_series, leaf, self.caution)
             values = search.root(hands, series, view.count, view.seat, last, frozenset(view.said_go))
             for rank, value in values.items():
                 totals[rank] += weight * value
-        # Other things equal, keep the low cards for the go.
-        best = max(totals, key=lambda rank: (round(totals[rank], 9), RANK_VALUE[rank]))
-        return by_rank[best]
+            weights += weight
+        return totals, weights
 
     def _worlds(
         self, view: PlayerView, floors: dict[int, int] | None = None
@@ -160,7 +183,7 @@ class Expert(Bot):
     def _leaf(self, view: PlayerView, held: dict[int, tuple[Card, ...]]) -> _Leaf:
         needs = tuple(view.rules.target - score for score in view.scores)
         my_side = view.side
-        if view.rules.players == 2 and min(needs) <= _END_ZONE and view.starter is not None:
+        if self.plays_to_the_board(view) and view.starter is not None:
             opp = 1 - view.seat
             starter = view.starter
             opp_kept = (*view.played[opp], *held.get(opp, ()))
@@ -235,16 +258,16 @@ def _go_floors(view: PlayerView) -> dict[int, int]:
     return floors
 
 
-def _to_the_board(view: PlayerView, options: list[DiscardOption], need: int) -> DiscardOption:
-    """Near the end: the option most likely to make ``need`` with its hand (with the crib for the dealer)."""
-    seen = set(view.hand)
+def board_chance(option: DiscardOption, hand: Sequence[Card], my_crib: bool, need: int) -> float:
+    """The share of the starters not among ``hand`` with which ``option``'s hand (with one's own crib, on
+    average) makes ``need``."""
+    seen = set(hand)
     starters = [c for c in DECK if c not in seen]
+    crib = (option.expected_crib or 0.0) if my_crib else 0.0
+    return sum(1 for s in starters if hand_points(option.keep, s) + crib >= need) / len(starters)
 
-    def chance(option: DiscardOption) -> float:
-        crib = (option.expected_crib or 0.0) if view.my_crib else 0.0
-        made = sum(1 for s in starters if hand_points(option.keep, s) + crib >= need)
-        return made / len(starters)
 
+def to_the_board(hand: Sequence[Card], my_crib: bool, options: list[DiscardOption], need: int) -> DiscardOption:
+    """Near the end: the option most likely to make ``need`` with its hand (with the crib for the dealer)."""
     # A point of expected value is worth about two and a half hundredths of a game this close to the end.
-    return max(options, key=lambda o: (chance(o) + o.net / 40.0, o.net))
-
+    return max(options, key=lambda o: (board_chance(o, hand, my_crib, need) + o.net / 40.0, o.net))

@@ -74,6 +74,8 @@ class OnlineClient:
         """The milliseconds left on the server's counting clock for this seat's count when the view came."""
         self.move_ms: tuple[int, int] | None = None
         """Whose move the move time limit waits on and its milliseconds left when the view came, or None."""
+        self.advice_allowed = False
+        """Whether the table being played allows the coach's advice (the server says so with each view)."""
         self.version = 0
         """Counts the views received: the shell looks for news when it changes."""
         self.seated = 0
@@ -338,6 +340,10 @@ class RemoteTable:
         if self.client.count_ms is None:
             return float(view.rules.count_timer)
         return max(0.0, self.client.count_ms / 1000 - (self.client.clock() - self.client.viewed_at))
+
+    def advice_allowed(self) -> bool:
+        """Whether the server's table allows the coach's advice (as it says in the seat's table news)."""
+        return self.client.advice_allowed
 
     def move_time(self) -> tuple[int, float] | None:
         """Whose move the server's move time limit waits on, and the seconds it has left now; None without one."""

@@ -32,6 +32,7 @@ __all__ = [
     "ScoreKind",
     "rank_points",
     "score_hand",
+    "score_kept",
     "score_play",
     "sorted_rank_points",
 ]
@@ -210,6 +211,23 @@ def score_hand(hand: Iterable[Card], starter: Card, crib: bool = False) -> Score
     for card in cards_in_hand:
         if card.rank is Rank.JACK and card.suit is starter.suit:
             items.append(ScoreItem(ScoreKind.NOBS, (card,), 1))
+    return Score(tuple(items))
+
+
+def score_kept(kept: Iterable[Card]) -> Score:
+    """What cards kept for the show score before the starter is known: fifteens, pairs, runs, and a flush when
+    four or more are of one suit (the starter can only add to it).
+
+    >>> [(i.kind.value, i.points) for i in score_kept(parse_cards("5H 5S 5C JD")).items][-1]
+    ('pair royal', 6)
+    >>> score_kept(parse_cards("2H 4H 8H KH")).total
+    4
+    """
+    cards = tuple(kept)
+    _check_distinct(cards)
+    items = _fifteens(cards) + _pairs(cards) + _runs(cards)
+    if len(cards) >= 4 and len({c.suit for c in cards}) == 1:
+        items.append(ScoreItem(ScoreKind.FLUSH, tuple(sorted(cards)), len(cards)))
     return Score(tuple(items))
 
 

@@ -73,6 +73,18 @@ class AtTable(SessionCore):
         self.say("That Enter came before you heard the question, so it did nothing." if ahead else question)
         return False
 
+    def _coach_begin(self) -> None:
+        """Defined in `coaching`."""
+        raise NotImplementedError
+
+    def _review_deal(self) -> None:
+        """Defined in `coaching`."""
+        raise NotImplementedError
+
+    def _note_decision(self, view: PlayerView, action: Action) -> None:
+        """Defined in `coaching`."""
+        raise NotImplementedError
+
     def _sit_at(self, table: Table, heard: Heard) -> None:
         """Play at ``table``, the player having heard it as far as ``heard``."""
         self.table = table
@@ -93,6 +105,7 @@ class AtTable(SessionCore):
         self.mode = Mode.GAME
         self.count_asked = -1
         self.discard_asked = (-1, -1)
+        self._coach_begin()
         self._settle()
 
     def _say_where_it_stands(self) -> None:
@@ -158,11 +171,13 @@ class AtTable(SessionCore):
                     self.next_up = "game" if isinstance(events[self.told], GameStarted) else "deal"
                     if self.next_up == "deal" and self.narrator.verbosity is Verbosity.NORMAL:
                         self.say(self.narrator.standing())
+                    self._review_deal()
                     self.say(self._prompt_text())
                 return
             self._tell(events[self.told])
             self.told += 1
             if isinstance(events[self.told - 1], MatchWon):
+                self._review_deal()
                 self.say("Press Enter for the lobby." if self.client is not None else "Press Enter for the main menu.")
         self.holding = False
 
@@ -258,12 +273,14 @@ class AtTable(SessionCore):
 
     def _act(self, action: Action) -> bool:
         assert self.table is not None
-        before = len(self.table.view().events)
+        view = self.table.view()
+        before = len(view.events)
         refused = self.table.send(action)
         if refused is not None:
             self.cue("illegal")
             self.say(refused)
             return False
+        self._note_decision(view, action)
         self.marked = []
         self.cursor = 0
         if self.holding:

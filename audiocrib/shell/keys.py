@@ -97,6 +97,7 @@ _TABLE = (
     Binding(("n",), "How many cards each player holds.", "_key_held"),
     Binding(("l",), "The last play explained.", "_key_last"),
     Binding(("m",), "Call muggins on a short count, before the next deal.", "_call_muggins"),
+    Binding(("a",), "Advice: what the expert would lay away or play now, and why.", "_advice"),
     Binding(("left",), "The previous card in your hand.", "_card_left"),
     Binding(("right",), "The next card in your hand.", "_card_right"),
     Binding(("escape",), "The game menu: resume, settings, save and quit.", "_open_game_menu"),

@@ -99,6 +99,10 @@ class OfflineTable:
         """None: the shell keeps the counting clock here, and pauses it while the game menu is open."""
         return None
 
+    def advice_allowed(self) -> bool:
+        """True: a table of one person and computer players."""
+        return True
+
     def move_time(self) -> tuple[int, float] | None:
         """None: a game on this computer has no move time limit."""
         return None

@@ -33,6 +33,7 @@ answer from the game as it stood at that moment.
 from __future__ import annotations
 
 from audiocrib.shell.at_table import AtTable
+from audiocrib.shell.coaching import Coaching
 from audiocrib.shell.helping import Helping
 from audiocrib.shell.keeping import Keeping
 from audiocrib.shell.keys import Binding, Mode, welcome
@@ -48,7 +49,7 @@ WELCOME = welcome()
 """The first sentence in a terminal (a browser's names F1: `SessionCore.help_key`)."""
 
 
-class Session(Menus, Practice, Keeping, AtTable, TableKeys, OnlineScreens, Helping):
+class Session(Menus, Practice, Keeping, Coaching, AtTable, TableKeys, OnlineScreens, Helping):
     """One run of the shell: the menus, the table setup, the settings and the game being played.
 
     ``save_path`` is where the game in progress is kept, written after every move (None: games are not kept);

@@ -30,14 +30,17 @@ SPEECH_WORDS = {"auto": "your screen reader, or else the built-in voice", "scree
 RATES = tuple(range(100, 401, 25))
 VOLUMES = tuple(range(10, 101, 10))
 VERBOSITIES = (Verbosity.BRIEF, Verbosity.NORMAL, Verbosity.FULL)
+REVIEWS = ("off", "costly", "each")
+"""When the coach goes over a deal after its show: never, when it cost the player over a point, after each."""
+REVIEW_WORDS = {"off": "off", "costly": "only when a deal cost you over a point", "each": "after each deal"}
 GUARDS = (0.0, 0.5, 1.0, 1.5, 2.0)
 """Seconds after the game's news in which a key that makes a move is taken to be typed ahead."""
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "speech": MODES, "verbosity": VERBOSITIES, "pace": PACES, "rate": RATES, "volume": VOLUMES,
-    "sound_volume": VOLUMES, "typed_ahead": GUARDS,
+    "sound_volume": VOLUMES, "typed_ahead": GUARDS, "review": REVIEWS,
 }
 SETTING_NAMES = ("speech", "verbosity", "pace", "silence_on_key", "show_text", "rate", "volume", "sounds", "chat",
-                 "sound_volume", "sounds_for_words", "typed_ahead")
+                 "sound_volume", "sounds_for_words", "typed_ahead", "review")
 
 
 @dataclass(slots=True)
@@ -68,6 +71,8 @@ class Settings:
     """At brief verbosity, say go, one for last and his heels by their sound alone."""
     chat: bool = True
     """Say the other players' chat messages (off: they are only kept in the message history)."""
+    review: str = "costly"
+    """The coach's review of each deal after its show: one of `REVIEWS`."""
 
     def label(self, name: str) -> str:
         """The menu label of setting ``name``."""
@@ -77,7 +82,7 @@ class Settings:
             "silence_on_key": "A key press stops speech", "show_text": "Show text lines",
             "rate": "Voice rate", "volume": "Voice volume", "sounds": "Sounds",
             "sound_volume": "Sound volume", "sounds_for_words": "At brief verbosity, sounds alone for go and last",
-            "chat": "Chat messages from other players",
+            "chat": "Chat messages from other players", "review": "The coach's review of each deal",
         }[name]
 
     def value_text(self, name: str) -> str:
@@ -87,6 +92,8 @@ class Settings:
             return "on" if value else "off"
         if name == "speech":
             return SPEECH_WORDS[value]
+        if name == "review":
+            return REVIEW_WORDS[value]
         if name in ("pace", "typed_ahead"):
             off = "none" if name == "pace" else "off: never ignored"
             return off if value == 0 else ("1 second" if value == 1 else f"{value:g} seconds")

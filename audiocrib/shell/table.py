@@ -71,6 +71,11 @@ class Table(Protocol):
         timeout comes as news). None: the table leaves the clock to the shell, which times ``rules.count_timer``
         and sends `CountTimeout` when it runs out."""
 
+    def advice_allowed(self) -> bool:
+        """Whether the coach's advice may be asked for here (always at a table of one person and computer
+        players; at a table of people, as its host chose)."""
+        ...
+
     def move_time(self) -> tuple[int, float] | None:
         """At a table with a move time limit (kept elsewhere): the seat whose move is waited on (the player's own
         when it is theirs) and the seconds it has left; None without one."""
