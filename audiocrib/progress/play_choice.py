@@ -3,8 +3,9 @@
 A position comes from a two-player game to 121 played by computer players (medium strength, seeded) to a random
 deal and a random card of its play, so positions are as varied as real play makes them: leads, counts near five,
 ten, twenty-one and thirty-one, pairs and runs on the table, and near the end of a game the scores that change what
-is right. Only positions where the choice matters are kept (at least two ranks may be laid, and one of them would
-be a mistake). The drill holds the seat's own `PlayerView`, so the judgement knows nothing the player does not.
+is right. Only positions where the choice matters are kept (at least two ranks may be laid, and the worst gives
+up at least half a point, `TEACHES`). The drill holds the seat's own `PlayerView`, so the judgement knows nothing
+the player does not.
 
 Pure: everything comes from the ``rng`` given, and the coach is reseeded from the position (`audiocrib.coach`), so
 a seed always deals the same position and judges it alike.
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 
 from audiocrib.bots.medium import Medium
 from audiocrib.bots.player import next_action
-from audiocrib.coach import Coach, Decision, PlayAdvice
+from audiocrib.coach import Coach, Decision, Measure, PlayAdvice
 from audiocrib.engine.cards import Card
 from audiocrib.engine.game import Game
 from audiocrib.engine.phase import Phase
@@ -33,7 +34,7 @@ from audiocrib.engine.refusals import check_play
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import PlayerView
 
-__all__ = ["OPPONENT", "PlayChoiceDrill", "PlayChoiceResult", "judge_play_choice", "play_choice_drill"]
+__all__ = ["OPPONENT", "TEACHES", "PlayChoiceDrill", "PlayChoiceResult", "judge_play_choice", "play_choice_drill"]
 
 OPPONENT = "Bob"
 """The name of the player's opponent in the play drill."""
@@ -84,9 +85,15 @@ class PlayChoiceResult:
         return self.decision.points
 
 
+TEACHES = {Measure.POINTS: 0.5, Measure.CHANCE: 5.0, Measure.GAME: 0.5}
+"""How much the worst card must give up, by what the loss is measured in, for a position to be worth a drill:
+half a point, or five in a hundred of the chance to win, or the game."""
+
+
 def _matters(view: PlayerView, advice: PlayAdvice) -> bool:
-    """True when some card the seat may lay would be a mistake: the drill then has something to teach."""
-    return any(Decision(view, (choice.card,), advice).mistake for choice in advice.choices[1:])
+    """True when the worst card the seat may lay gives up enough to teach something."""
+    worst = Decision(view, (max(advice.choices, key=lambda c: c.loss).card,), advice)
+    return worst.loss >= TEACHES[worst.measure]
 
 
 def _positions(game: Game, seat: int, players: tuple[Medium, Medium], deal: int) -> list[PlayerView]:

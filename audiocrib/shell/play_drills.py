@@ -9,6 +9,7 @@ from audiocrib.shell.drill_base import DrillBase
 from audiocrib.shell.keys import _hold_only
 from audiocrib.telling import answers
 from audiocrib.telling.drilling import card_values, card_words, play_position, play_verdict
+from audiocrib.telling.listener import SeatNames
 from audiocrib.telling.phrases import capitalised
 
 __all__ = ["PLAY_ASK", "PlayDrills"]
@@ -74,7 +75,8 @@ class PlayDrills(DrillBase):
         """Every card the last play drill could lay, best first, with its value; one message each."""
         result = self.last_play
         assert result is not None
-        intro, pages = card_values(result.drill.advice, result.card)
+        view = result.drill.view
+        intro, pages = card_values(result.drill.advice, result.card, SeatNames(view.names, view.rules, view.seat))
         self.say_pages(intro, pages)
 
     def say_count(self, key: str) -> None:

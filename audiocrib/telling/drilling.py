@@ -26,7 +26,7 @@ from audiocrib.engine.views import PlayerView
 from audiocrib.telling import answers
 from audiocrib.telling.coaching import lay_away_words, loss_words, play_words
 from audiocrib.telling.listener import SeatNames
-from audiocrib.telling.phrases import capitalised, card_names, join_words
+from audiocrib.telling.phrases import capitalised, card_names
 
 __all__ = ["card_values", "card_words", "discard_reason", "play_cost", "play_mistake", "play_position",
            "play_verdict"]
@@ -125,26 +125,34 @@ def _value(advice: PlayAdvice, value: float) -> str:
     if advice.wins:
         return "wins the game" if value >= 0.5 else "does not win the game"
     if advice.board:
-        return f"{number_words(round(value))} in a hundred to win"
-    return f"worth {value:.1f} over the rest of the play"
+        return f"{number_words(round(value))} in a hundred"
+    return f"{value:.1f}"
 
 
-def card_values(advice: PlayAdvice, chosen: Card) -> tuple[str, list[str]]:
+def card_values(advice: PlayAdvice, chosen: Card, s: SeatNames) -> tuple[str, list[str]]:
     """Key a after a play drill: the cards that could be laid, best first, each with the count it makes, what it
-    pegs, and its value to the coach (points its side pegs over the rest of the play less the other side's, or near
-    the end the chance of winning); the player's card is marked. The introduction, and one page a card."""
+    pegs at once, and its value to the coach (the points its side pegs over the rest of the play less the other
+    side's, on average, or near the end the chance of winning); the player's card is marked. The introduction,
+    and one page a card."""
     pages = []
     for place, choice in enumerate(advice.choices, start=1):
-        facts = [f"makes {number_words(choice.count)}"]
-        if choice.pegs:
-            facts.append(f"pegs {number_words(choice.pegs)}")
-        facts.append(_value(advice, choice.value))
+        pegs = f", pegging {number_words(choice.pegs)}" if choice.pegs else ""
+        less = ""
         if place > 1 and not advice.wins:
-            facts.append(f"{choice.loss:.1f} less" if not advice.board else f"{round(choice.loss)} in a hundred less")
+            less = f", {round(choice.loss)} less" if advice.board else f", {choice.loss:.1f} less"
         mine = " Your choice." if choice.card.rank is chosen.rank else ""
-        pages.append(f"{place}: the {choice.card.rank.word}: {join_words(facts)}.{mine}")
+        pages.append(f"{place}: the {choice.card.rank.word}, for {number_words(choice.count)}{pegs}: "
+                     f"{_value(advice, choice.value)}{less}.{mine}")
     many = f"{number_words(len(pages))} cards" if len(pages) > 1 else "one card"
-    return f"{capitalised(many)} you could lay, best first; period steps to the next, comma back.", pages
+    if advice.wins:
+        measure = "whether it wins the game now"
+    elif advice.board:
+        measure = "your chance of winning, in a hundred"
+    else:
+        other = s.seat(advice.opponent) if advice.opponent is not None else "the others"
+        measure = f"what it is worth over the rest of the play, your points less {other}'s on average"
+    return (f"{capitalised(many)} you could lay, best first, each with {measure}; period steps to the next, comma "
+            "back.", pages)
 
 
 def play_mistake(number: int, decision: Decision) -> str:
