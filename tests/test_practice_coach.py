@@ -59,6 +59,14 @@ def test_a_discard_drill_within_a_tenth_is_no_mistake_and_one_further_off_hears_
         assert f", {result.loss:.1f} more. That gives up about {loss_words(result.loss)} of expectation. " in said[-1]
         assert f"The coach's reason: Keep {rank_list(best.keep)}, and lay away {rank_list(best.discard)}: " in said[-1]
         assert "Next best" not in said[-1] and said[-1].endswith(" Press a for every choice, Enter for the next one.")
+        why = said[-1].split(" That is ")[1].split(". ", 1)[1].removesuffix(" Press a for every choice, Enter for the "
+                                                                           "next one.")
+
+        await table.press("escape")
+        said = await table.press("end", "up", "enter")  # go over the mistakes: the one within a tenth is none
+        assert said[-1].startswith("One to go over; comma and period step through them. Mistake 1: a lay-away to ")
+        assert said[-1].endswith(f"; you laid away {' and '.join('the ' + c.name for c in worst.discard)}, net "
+                                 f"{result.chosen.net:.1f}. {why}")
 
     run(script, seed=4)
 

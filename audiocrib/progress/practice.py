@@ -31,6 +31,7 @@ from typing import Any
 
 from audiocrib.bots.crib import crib_value
 from audiocrib.bots.discards import DiscardOption, analyse
+from audiocrib.coach import MISTAKE
 from audiocrib.engine.cards import DECK, Card
 from audiocrib.engine.scoring import Score, ScoreItem, ScoreKind, score_hand, score_play
 from audiocrib.progress.play_choice import PlayChoiceResult
@@ -218,8 +219,9 @@ class PracticeRecord:
     """Of them, the best card or one within a tenth of a point of it."""
     play_points_lost: float = 0.0
     """Points of expectation the cards laid gave up (a loss weighed as a chance of winning adds nothing)."""
-    mistakes: list[CountResult | PlayChoiceResult] = field(default_factory=list)
-    """This session's wrong counts and cards laid, for review (not kept between sessions)."""
+    mistakes: list[CountResult | DiscardResult | PlayChoiceResult] = field(default_factory=list)
+    """This session's wrong counts, lay-aways more than a tenth of a point short and cards laid wrong, for review
+    (not kept between sessions)."""
 
     def add_count(self, result: CountResult, seconds: float, keep: bool = True) -> None:
         """Record one count and how long it took (``keep``: a wrong one goes in `mistakes` for review)."""
@@ -235,11 +237,13 @@ class PracticeRecord:
                 self.mistakes.append(result)
             self.missed.update(_kind_name(item) for item in result.missed)
 
-    def add_discard(self, result: DiscardResult) -> None:
-        """Record one discard drill."""
+    def add_discard(self, result: DiscardResult, keep: bool = True) -> None:
+        """Record one discard drill (``keep``: one more than a tenth of a point short goes in `mistakes`)."""
         self.discards += 1
         self.best_discards += result.rank == 1
         self.points_lost += result.loss
+        if keep and result.loss > MISTAKE:
+            self.mistakes.append(result)
 
     def add_play(self, result: PlayChoiceResult, keep: bool = True) -> None:
         """Record one play drill (``keep``: a mistake goes in `mistakes` for review)."""

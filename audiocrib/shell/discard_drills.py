@@ -3,20 +3,15 @@ coach's reason when the choice was not the best, and every choice on request."""
 
 from __future__ import annotations
 
-from audiocrib.coach import MISTAKE, lay_away_facts
+from audiocrib.coach import MISTAKE
 from audiocrib.engine.cards import Card, spoken_list
 from audiocrib.engine.numbers import number_words
 from audiocrib.progress.practice import DiscardDrill, DiscardResult, judge_discard
 from audiocrib.shell.drill_base import DrillBase
-from audiocrib.shell.drill_words import many
+from audiocrib.shell.drill_words import best_and_why, many
 from audiocrib.shell.typing import marked_count
-from audiocrib.telling.drilling import discard_reason
 
-__all__ = ["CRIB_SIZE", "DiscardDrills"]
-
-CRIB_SIZE = 4
-"""The crib of a discard drill: two players lay away two cards each, whatever the deal's size."""
-
+__all__ = ["DiscardDrills"]
 
 class DiscardDrills(DrillBase):
     """Laying two cards away from five, six or seven, as dealer or pone."""
@@ -65,7 +60,7 @@ class DiscardDrills(DrillBase):
         result = judge_discard(drill, tuple(self.marked))
         self.session.add_discard(result)
         assert self.all_time is not None
-        self.all_time.add_discard(result)
+        self.all_time.add_discard(result, keep=False)  # only this session's mistakes are gone over
         self.say(f"{self._verdict(result)} Press a for every choice, Enter for the next one.")
         self.last_discard = result
         self.moment = "answered"
@@ -88,10 +83,7 @@ class DiscardDrills(DrillBase):
         if result.loss <= MISTAKE:
             return (f"{yours} That is {place}, as good as the best within a tenth of a point: laying away "
                     f"{spoken_list(best.discard)} nets {best.net:.1f}.")
-        advice = lay_away_facts(drill.cards, drill.lay, my_crib=drill.dealer, crib_size=CRIB_SIZE)
-        return (f"{yours} That is {place}. Best was to lay away {spoken_list(best.discard)} and keep "
-                f"{spoken_list(best.keep)}: hand {best.expected_hand:.1f}, crib {best.expected_crib or 0:.1f}, net "
-                f"{best.net:.1f}, {result.loss:.1f} more. {discard_reason(advice, result.loss)}")
+        return f"{yours} That is {place}. {best_and_why(result)}"
 
     def every_discard(self) -> None:
         """Every way to lay away the last discard drill's cards, best first, one message each."""

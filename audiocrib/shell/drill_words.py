@@ -7,15 +7,21 @@
 
 from __future__ import annotations
 
+from audiocrib.coach import lay_away_facts
+from audiocrib.engine.cards import spoken_list
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.scoring import ScoreItem, ScoreKind
 from audiocrib.progress.play_choice import PlayChoiceResult
-from audiocrib.progress.practice import CountDrill, CountResult, PlayDrill, PracticeRecord
-from audiocrib.telling.drilling import play_mistake
+from audiocrib.progress.practice import CountDrill, CountResult, DiscardResult, PlayDrill, PracticeRecord
+from audiocrib.telling.drilling import discard_reason, play_mistake
 from audiocrib.telling.narrator import play_aloud
 from audiocrib.telling.words import count_aloud, item_phrase
 
-__all__ = ["drill_words", "figures", "item_words", "joined", "many", "mistake_lines", "truth"]
+__all__ = ["CRIB_SIZE", "best_and_why", "drill_words", "figures", "item_words", "joined", "many", "mistake_lines",
+           "truth"]
+
+CRIB_SIZE = 4
+"""The crib of a discard drill: two players lay away two cards each, whatever the deal's size."""
 
 
 def drill_words(drill: CountDrill | PlayDrill) -> str:
@@ -59,7 +65,23 @@ def _count_mistake(number: int, result: CountResult) -> str:
             f"{truth(drill)}.{missed}")
 
 
-def mistake_lines(mistakes: list[CountResult | PlayChoiceResult]) -> list[str]:
+def best_and_why(result: DiscardResult) -> str:
+    """The best lay-away with the analysis's figures, and what the choice gave up with the coach's reason."""
+    drill, best = result.drill, result.options[0]
+    advice = lay_away_facts(drill.cards, drill.lay, my_crib=drill.dealer, crib_size=CRIB_SIZE)
+    return (f"Best was to lay away {spoken_list(best.discard)} and keep {spoken_list(best.keep)}: hand "
+            f"{best.expected_hand:.1f}, crib {best.expected_crib or 0:.1f}, net {best.net:.1f}, {result.loss:.1f} "
+            f"more. {discard_reason(advice, result.loss)}")
+
+
+def _discard_mistake(number: int, result: DiscardResult) -> str:
+    drill = result.drill
+    whose = "your crib" if drill.dealer else "your opponent's crib"
+    return (f"Mistake {number}: a lay-away to {whose} from {joined([c.name for c in drill.cards])}; you laid away "
+            f"{spoken_list(result.chosen.discard)}, net {result.chosen.net:.1f}. {best_and_why(result)}")
+
+
+def mistake_lines(mistakes: list[CountResult | DiscardResult | PlayChoiceResult]) -> list[str]:
     """This session's mistakes, one announcement each after the first, which says how many there are."""
     if not mistakes:
         return ["No mistakes to go over in this session."]
@@ -67,6 +89,8 @@ def mistake_lines(mistakes: list[CountResult | PlayChoiceResult]) -> list[str]:
     for number, result in enumerate(mistakes, start=1):
         if isinstance(result, PlayChoiceResult):
             lines.append(play_mistake(number, result.decision))
+        elif isinstance(result, DiscardResult):
+            lines.append(_discard_mistake(number, result))
         else:
             lines.append(_count_mistake(number, result))
     return lines

@@ -146,7 +146,7 @@ class Drills(PlayDrills, DiscardDrills, CountDrills):
         return [f"This session: {session}", f"All your practice: {kept}"]
 
     def review(self) -> list[str]:
-        """This session's wrong counts and cards laid, one announcement each."""
+        """This session's wrong counts, lay-aways and cards laid, one announcement each."""
         return mistake_lines(self.session.mistakes)
 
     def held(self) -> int:

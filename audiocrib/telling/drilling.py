@@ -115,6 +115,8 @@ def play_verdict(decision: Decision, rank: int) -> str:
     if not decision.mistake:
         if card.rank is best.rank:
             return f"Right: the {card.name} is the best card here."
+        if decision.measure is Measure.GAME:
+            return f"Right: the {card.name} wins the game, as the {best.rank.word} does."
         return f"Right: the {card.name} is as good as the best, the {best.rank.word}, {_within(decision.measure)}."
     ranks = number_words(len(advice.choices))
     return (f"You laid the {card.name}: choice {number_words(rank)} of {ranks}. {play_cost(decision)} "
