@@ -8,6 +8,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from audiocrib.coach import lay_away_facts
 from audiocrib.engine.cards import parse_cards
 from audiocrib.engine.numbers import number_words
@@ -159,3 +161,11 @@ def test_a_card_within_a_tenth_of_the_best_is_right() -> None:
     assert again.to_json() == record.to_json()
     older = PracticeRecord.from_json({"counts": 1, "right": 1, "streak": 1, "best_streak": 1})  # before play drills
     assert older.plays == 0 and older.play_points_lost == 0.0
+
+
+@pytest.mark.parametrize("bad", [{"plays": True}, {"plays": -1}, {"plays": "many"}, {"plays": 2, "right_plays": 3},
+                                 {"plays": 1, "play_points_lost": float("nan")},
+                                 {"plays": 1, "play_points_lost": 10**9}, {"play_points_lost": 1.5}])
+def test_play_drill_figures_from_a_file_are_checked_like_the_others(bad: dict[str, object]) -> None:
+    with pytest.raises((ValueError, TypeError)):
+        PracticeRecord.from_json(bad)
