@@ -56,8 +56,8 @@ def card_words(view: PlayerView, card: Card) -> str:
 
 
 def _earlier(view: PlayerView) -> str:
-    """The cards laid in this deal's earlier series, yours first: "Laid before: your seven of clubs; Bob's eight
-    of hearts.", or "" when none were."""
+    """The cards laid in this deal's earlier series, yours first: "Laid before this series: your seven of clubs;
+    Bob's eight of hearts.", or "" when none were."""
     s = _seats(view)
     on_table = {card for _, card in view.series}
     parts = []
