@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from audiocrib.coach import lay_away_facts
+from audiocrib.coach import Coach, lay_away_facts
 from audiocrib.engine.cards import parse_cards
+from audiocrib.engine.events import Dealt
 from audiocrib.engine.numbers import number_words
 from audiocrib.progress.play_choice import PlayChoiceDrill, judge_play_choice, play_choice_drill
 from audiocrib.progress.practice import DiscardDrill, PracticeRecord, judge_discard
@@ -169,3 +170,18 @@ def test_a_card_within_a_tenth_of_the_best_is_right() -> None:
 def test_play_drill_figures_from_a_file_are_checked_like_the_others(bad: dict[str, object]) -> None:
     with pytest.raises((ValueError, TypeError)):
         PracticeRecord.from_json(bad)
+
+
+def test_the_play_drill_knows_only_what_the_seat_may_know() -> None:
+    """The position is the seat's own view (no other hand, no stock, no crib), and the coach's judgement is made
+    from it alone: a fresh coach given only the view advises the same."""
+    rng = random.Random(6)
+    for _ in range(3):
+        drill = play_choice_drill(rng)
+        view = drill.view
+        for event in view.events:
+            if isinstance(event, Dealt):
+                assert not any(hand for seat, hand in enumerate(event.hands) if seat != view.seat)
+                assert not event.stock
+        assert view.crib is None and view.my_turn and len({c.rank for c in view.playable}) > 1
+        assert Coach().advise(view) == drill.advice
