@@ -105,8 +105,8 @@ class Coaching(SessionCore):
         review = self.notebook.match_review(self.table.view().events)
         self.match_review = tuple(match_review_words(review, self._seats(self.view())))
         self.progress.add(last_match=self.match_review)
-        where = "the lobby" if self.client is not None else "the main menu"
-        self.say(f"Press Enter for {where}, or g for the coach's review of the match.")
+        self.say("Press g to hear the coach go over the match.")
+        self.say("Press Enter for the lobby." if self.client is not None else "Press Enter for the main menu.")
 
     def _go_over(self, key: str) -> None:
         """g: at the pause after a show, the coach's review of that deal; when the match is over, of the match,
