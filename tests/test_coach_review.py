@@ -20,7 +20,7 @@ from audiocrib.engine.rules import Rules
 from audiocrib.shell.settings import Settings
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.telling.listener import SeatNames
-from audiocrib.telling.reviewing import decision_words, deal_review_words
+from audiocrib.telling.reviewing import deal_review_words, decision_words
 from tests.shell_driver import Table, play_a_card, play_to_the_end, run
 
 SETUP = TableSetup(target=61, levels=("expert",))
