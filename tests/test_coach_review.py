@@ -4,7 +4,9 @@ the Statistics with the progress figures and the last match's review, and both k
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -21,7 +23,10 @@ from audiocrib.shell.settings import Settings
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.telling.listener import SeatNames
 from audiocrib.telling.reviewing import deal_review_words, decision_words
+from tests.online_driver import Player, play_together, running
 from tests.shell_driver import Table, play_a_card, play_to_the_end, run
+from tests.test_online import sign_in
+from tests.test_serve import Running, serving
 
 SETUP = TableSetup(target=61, levels=("expert",))
 """A short match: a few seconds, five or six deals."""
@@ -214,3 +219,44 @@ def test_the_match_review_when_the_match_is_over_and_from_the_statistics_and_aft
                    and " a deal last week, over " in line for line in said)
 
     run(restarted, save_path=tmp_path / "saved-game.json", seed=4)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Running]:
+    """A server of the test's own, its data in ``tmp_path / "data"``."""
+    yield from serving(tmp_path / "data")
+
+
+@pytest.mark.slow  # the server paces its computer player at half a second a move: a match to 61 takes 15 seconds
+def test_at_an_online_table_g_goes_over_the_match_and_the_statistics_keep_it(server: Running, tmp_path: Path) -> None:
+    """A real server on loopback: one person and a computer player; the match ends, g goes over it, Enter goes to
+    the lobby, and back in the main menu the Statistics say the deals' costs and the same review."""
+    ann = Player("Ann", tmp_path / "ann", setup=TableSetup(target=61, levels=("easy",)))
+
+    async def script() -> None:
+        async with running(ann):
+            await sign_in(ann, server.port)
+            await ann.choose("Create a table")
+            await ann.press("left")  # one seat for a person: the other is the computer player's
+            await ann.choose("Create the table")
+            await ann.choose("Start the game")
+            await ann.hears("The game begins.")
+            await play_together([ann])
+            await ann.hears("Press Enter for the lobby.")
+            assert "Press g to hear the coach go over the match." in ann.said[-3:]
+            said = await ann.press("g")
+            assert said[0].startswith("The coach's review of the match, ") and "Where your points went" in said[0]
+            first = said[0].split(". ", 2)[-1]
+            second = (await ann.press("."))[0]
+            assert second.startswith("The costliest decision") or second.startswith("No decision of yours")
+            await ann.press("enter")
+            await ann.hears(lambda s: s.startswith("Lobby: "))
+            await ann.press("escape")
+            await ann.hears(lambda s: s.startswith("Main menu: "))
+            said = await ann.press("home", "down", "down", "down", "enter")  # Statistics
+            assert any(line.startswith("Your lay-aways cost ") and " a deal this week, over " in line
+                       for line in said), said
+            assert said[-1].endswith(first)
+            assert (await ann.press("."))[0] == second
+
+    asyncio.run(script())
