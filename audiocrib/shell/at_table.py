@@ -173,9 +173,9 @@ class AtTable(SessionCore):
                 if not was_holding:
                     self.snapshot = self.table.view_after(self.told, frozenset(self.early))
                     self.next_up = "game" if isinstance(events[self.told], GameStarted) else "deal"
+                    self._review_deal()  # before the scores, which stay beside the prompt
                     if self.next_up == "deal" and self.narrator.verbosity is Verbosity.NORMAL:
                         self.say(self.narrator.standing())
-                    self._review_deal()
                     self.say(self._prompt_text())
                 return
             self._tell(events[self.told])

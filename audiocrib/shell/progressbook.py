@@ -87,8 +87,11 @@ class ProgressBook:
         self.progress, self.news, self.unsaved = merged, Progress(), False
 
     def words(self) -> list[str]:
-        """The figures said week by week, read afresh (a damaged file's sentence first)."""
+        """The figures said week by week, read afresh (a damaged file's sentence first); nothing before the first
+        deal is weighed (the statistics say there is nothing yet)."""
         notice = self.load()
+        if not self.progress.days:
+            return [notice] if notice else []
         today = self.today()
         figures = [(kind, [(f.period, f.deals, f.average) for f in self.progress.figures(kind, today)])
                    for kind in KINDS]
