@@ -217,6 +217,14 @@ def test_the_match_review_when_the_match_is_over_and_from_the_statistics_and_aft
         said = await table.press("enter")
         assert any(line.startswith("Your lay-aways cost ") and line.endswith("; none weighed this week yet.")
                    and " a deal last week, over " in line for line in said)
+        # the practice figures say them too, after the drills' own
+        await table.press("up", "enter")  # Practice
+        for _ in range(12):
+            if (await table.press("down"))[-1].startswith("Your figures"):
+                break
+        said = await table.press("enter")
+        assert said[-2:] == [line.replace("this week", "last week").replace(".", "; none weighed this week yet.")
+                             for line in progress[0]]
 
     run(restarted, save_path=tmp_path / "saved-game.json", seed=4)
 
