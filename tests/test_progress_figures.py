@@ -151,6 +151,19 @@ def test_news_that_cannot_be_written_is_said_once_and_written_with_the_next_deal
     assert kept["days"][TODAY.isoformat()]["lay_away"] == [3, 3.0]  # nothing was lost
 
 
+def test_a_file_damaged_while_audiocrib_runs_is_set_aside_with_one_sentence_when_next_written(tmp_path: Path) -> None:
+    said: list[str] = []
+    book = ProgressBook(said.append, tmp_path / PROGRESS_FILE, today=lambda: TODAY)
+    book.add(DealCost(TODAY, 1.0, 1.0))
+    (tmp_path / PROGRESS_FILE).write_bytes(b'{"version": 1, "days": {"2026-11-27": {"lay_away": [1, 1e9]')
+    book.add(DealCost(TODAY, 0.5, 0.5))
+    assert said == ["Your progress figures file is cut short, so they start afresh; the file is kept aside as "
+                    "progress.json.damaged."]
+    assert (tmp_path / f"{PROGRESS_FILE}.damaged").read_bytes().endswith(b"[1, 1e9]")
+    kept = json.loads((tmp_path / PROGRESS_FILE).read_text())
+    assert kept["days"][TODAY.isoformat()]["lay_away"] == [1, 0.5]  # this deal, written afresh
+
+
 SPECIFIC = {
     "deals 10**30": lambda good: _edit(good, ("days", TODAY.isoformat(), "lay_away", 0), 10**30),
     "deals of 5,000 digits": lambda good: _edit(good, ("days", TODAY.isoformat(), "lay_away", 0), f"@{BIG}@"),

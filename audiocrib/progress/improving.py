@@ -119,10 +119,17 @@ class Progress:
         return merged
 
     def recent(self, today: date) -> Progress:
-        """Only the days of the last `KEPT_DAYS` before ``today`` (and none after it by more than a day: a clock
-        set wrong once must not hide the real weeks)."""
-        return Progress({day: tallies for day, tallies in self.days.items()
-                         if -1 <= (today - day).days < KEPT_DAYS}, self.last_match)
+        """Only the days of the last `KEPT_DAYS` before ``today``, or before the latest day kept if that is later:
+        a clock set back (years, when a computer's clock battery fails) never lets the real days go.
+
+        >>> progress = Progress()
+        >>> progress.add(DealCost(date(2026, 11, 27), 1.0, 1.0))
+        >>> list(progress.recent(date(2000, 1, 1)).days), list(progress.recent(date(2027, 12, 1)).days)
+        ([datetime.date(2026, 11, 27)], [])
+        """
+        latest = max([today, *self.days])
+        return Progress({day: tallies for day, tallies in self.days.items() if (latest - day).days < KEPT_DAYS},
+                        self.last_match)
 
     def to_json(self) -> dict[str, Any]:
         """The figures by day ("2026-11-27": {"lay_away": [deals, points], "play": [...]}) and the last match."""
