@@ -45,9 +45,16 @@ def _points(decision: Decision) -> float | None:
     return decision.loss
 
 
+def _mistakes(review: DealReview) -> list[Decision]:
+    """The coach's mistakes, but a card with the game's end in sight only when it cost over one in a hundred of
+    the chance of winning (a game won or lost counts two thousand in its loss)."""
+    return [d for d in review.mistakes
+            if _points(d) is not None or d.measure is not Measure.POINTS or d.loss / 20 > 1]
+
+
 def _costly(review: DealReview) -> bool:
     points = sum(p for p in (_points(d) for d in review.decisions) if p is not None) + review.counting
-    return points > 1.0 or any(_points(d) is None for d in review.mistakes)
+    return points > 1.0 or any(_points(d) is None for d in _mistakes(review))
 
 
 async def _play_deals(table: Table, keys_at_pause: tuple[str, ...] = ()) -> list[tuple[DealReview, list[str]]]:
@@ -113,8 +120,8 @@ def test_the_review_of_each_deal_after_its_show_follows_the_setting(setting: str
             assert said == []
         else:
             assert said, f"no review of deal {review.deal}"
-            if review.mistakes:
-                assert said[: len(review.mistakes)] == [decision_words(d, _seats()) for d in review.mistakes]
+            if _mistakes(review):
+                assert said[: len(_mistakes(review))] == [decision_words(d, _seats()) for d in _mistakes(review)]
             else:
                 assert said == ["The coach: every choice this deal was the expert's, or within a tenth of a point "
                                 "of it."]
@@ -181,7 +188,7 @@ def test_the_match_review_when_the_match_is_over_and_from_the_statistics_and_aft
                 in help_lines)
         match = session.notebook.match_review(session.table.view().events)
         counted.append(len(match.deals))
-        mistakes = sum(len(deal.mistakes) for deal in match.deals)
+        mistakes = sum(len(_mistakes(deal)) for deal in match.deals)
         pages = 2 + min(5, mistakes) if mistakes else 2
         said = await table.answer("g")
         assert said.startswith("The coach's review of the match, ")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from audiocrib.coach import DealReview, Decision, LayAwayAdvice, MatchReview, Measure, PlayAdvice
+from audiocrib.coach.review import MISTAKE_CHANCE
 from audiocrib.engine.cards import spoken_list
 from audiocrib.engine.numbers import number_words
 from audiocrib.telling.answers import scores
@@ -18,7 +19,7 @@ from audiocrib.telling.listener import SeatNames
 from audiocrib.telling.phrases import capitalised, join_words, points_phrase
 
 __all__ = ["GAME_IN_SIGHT", "deal_costs", "deal_review_words", "decision_words", "match_review_words",
-           "points_lost", "position_words", "progress_words", "tenths"]
+           "mistakes", "points_lost", "position_words", "progress_words", "tenths"]
 
 GAME_IN_SIGHT = 50.0
 """A card's value in points beyond which the expert's look-ahead saw the game end (it counts a line that ends
@@ -62,6 +63,12 @@ def _chance_lost(decision: Decision) -> float:
     return decision.loss / 20 if game_in_sight(decision) else decision.loss
 
 
+def mistakes(review: DealReview) -> tuple[Decision, ...]:
+    """The deal's mistakes as the review says them: the coach's, but a card with the game's end in sight only when
+    it lowered the chance of winning by more than one in a hundred (its loss is in thousandths of a game)."""
+    return tuple(d for d in review.mistakes if not game_in_sight(d) or _chance_lost(d) > MISTAKE_CHANCE)
+
+
 def deal_costs(review: DealReview) -> tuple[float | None, float | None]:
     """What a deal's lay-away and its cards laid gave up in points of expectation, each None when nothing of
     that kind was weighed in points.
@@ -82,7 +89,7 @@ def _costly(review: DealReview) -> bool:
     """The deal gave up over a point, or a card cost a chance of winning or the game."""
     lay_away, play = deal_costs(review)
     points = (lay_away or 0.0) + (play or 0.0) + review.counting
-    return points > COSTLY or any(points_lost(d) is None for d in review.mistakes)
+    return points > COSTLY or any(points_lost(d) is None for d in mistakes(review))
 
 
 def decision_words(decision: Decision, s: SeatNames) -> str:
@@ -123,7 +130,7 @@ def deal_review_words(review: DealReview, s: SeatNames, costly_only: bool = Fals
     ``costly_only``, nothing unless the deal cost over a point."""
     if costly_only and not _costly(review):
         return []
-    lines = [decision_words(d, s) for d in review.mistakes]
+    lines = [decision_words(d, s) for d in mistakes(review)]
     if review.counting:
         lines.append(f"Your counting gave away {points_phrase(review.counting)}.")
     if not lines:
@@ -158,7 +165,7 @@ def _spent(points: float) -> str:
 
 def _costliest(review: MatchReview, most: int = 5) -> list[Decision]:
     """The costliest mistakes of the match: missed wins, then the chances of winning lost, then points."""
-    mistakes = [d for deal in review.deals for d in deal.mistakes]
+    found = [d for deal in review.deals for d in mistakes(deal)]
 
     def order(decision: Decision) -> tuple[int, float]:
         if decision.measure is Measure.GAME:
@@ -166,7 +173,7 @@ def _costliest(review: MatchReview, most: int = 5) -> list[Decision]:
         lost = points_lost(decision)
         return (1, -_chance_lost(decision)) if lost is None else (2, -lost)
 
-    return sorted(mistakes, key=order)[:most]
+    return sorted(found, key=order)[:most]
 
 
 def match_review_words(review: MatchReview, s: SeatNames) -> list[str]:
