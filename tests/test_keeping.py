@@ -177,10 +177,10 @@ def test_a_finished_match_is_counted_once_in_the_statistics(tmp_path: Path) -> N
 
     async def second(table: Table) -> None:
         said = await table.press("down", "down", "down", "enter")
-        assert said[-4].startswith("One game finished; you won " + ("one" if won else "none"))
-        assert said[-3] == "By the strongest opponent: easy, one game, won " + ("one." if won else "none.")
-        assert said[-2] == "By variant: six-card, one game, won " + ("one." if won else "none.")
-        assert said[-1] == "No practice yet."
+        said = said[said.index("No practice yet.") - 3:]  # after them, the coach's progress and review
+        assert said[0].startswith("One game finished; you won " + ("one" if won else "none"))
+        assert said[1] == "By the strongest opponent: easy, one game, won " + ("one." if won else "none.")
+        assert said[2] == "By variant: six-card, one game, won " + ("one." if won else "none.")
 
     run(second, save_path=save)
 
@@ -263,8 +263,8 @@ def test_settings_and_the_default_table_are_kept_and_command_line_options_last_o
     assert again.settings.verbosity.value == "full" and again.setup.players == 3
     assert again.settings.rate == 300 and again.settings.pace == 0.0  # for this run
     again.start()
-    for key in ("down", "down", "down", "down", "enter", "end", "up", "up", "up", "up", "left"):
-        again.press(key)  # sound volume down one
+    for key in ("down", "down", "down", "down", "enter", "end", "up", "up", "up", "up", "up", "left"):
+        again.press(key)  # sound volume down one (below it: at brief verbosity, typed ahead, the coach's review)
     data = json.loads((tmp_path / "settings.json").read_text())
     assert data["sound_volume"] == 70
     assert data["rate"] == 225 and data["pace"] == 1.5  # the command line's values were never kept

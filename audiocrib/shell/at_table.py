@@ -85,6 +85,10 @@ class AtTable(SessionCore):
         """Defined in `coaching`."""
         raise NotImplementedError
 
+    def _match_over(self) -> None:
+        """Defined in `coaching`: the last deal's review, the match's, and what Enter and g do now."""
+        raise NotImplementedError
+
     def _sit_at(self, table: Table, heard: Heard) -> None:
         """Play at ``table``, the player having heard it as far as ``heard``."""
         self.table = table
@@ -169,16 +173,15 @@ class AtTable(SessionCore):
                 if not was_holding:
                     self.snapshot = self.table.view_after(self.told, frozenset(self.early))
                     self.next_up = "game" if isinstance(events[self.told], GameStarted) else "deal"
+                    self._review_deal()  # before the scores, which stay beside the prompt
                     if self.next_up == "deal" and self.narrator.verbosity is Verbosity.NORMAL:
                         self.say(self.narrator.standing())
-                    self._review_deal()
                     self.say(self._prompt_text())
                 return
             self._tell(events[self.told])
             self.told += 1
             if isinstance(events[self.told - 1], MatchWon):
-                self._review_deal()
-                self.say("Press Enter for the lobby." if self.client is not None else "Press Enter for the main menu.")
+                self._match_over()
         self.holding = False
 
     def _tell(self, event: Event) -> None:

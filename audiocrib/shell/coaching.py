@@ -1,15 +1,19 @@
-"""The coach at the table: the advice key, the decisions noted as the player makes them, and the review of each
-deal after its show (as the setting "The coach's review of each deal" asks)."""
+"""The coach at the table: the advice key, the decisions noted as the player makes them, the review of each
+deal after its show (as the setting "The coach's review of each deal" asks, or g at the pause), the review of the
+match when it ends (g), and each deal's cost kept in the progress figures."""
 
 from __future__ import annotations
 
-from audiocrib.coach import LayAwayAdvice, Notebook
+from audiocrib.coach import DealReview, LayAwayAdvice, Notebook
 from audiocrib.engine.actions import Action, Discard, Play
+from audiocrib.engine.numbers import number_words
 from audiocrib.engine.views import PlayerView
+from audiocrib.progress.improving import DealCost
 from audiocrib.shell.core import SessionCore
+from audiocrib.shell.progressbook import ProgressBook
 from audiocrib.telling.coaching import advice_off, lay_away_words, no_advice, play_words
 from audiocrib.telling.listener import SeatNames
-from audiocrib.telling.reviewing import deal_review_words
+from audiocrib.telling.reviewing import deal_costs, deal_review_words, match_review_words
 
 
 class Coaching(SessionCore):
@@ -19,11 +23,21 @@ class Coaching(SessionCore):
     """The player's decisions at this table, for the coach's reviews (a new one at each table sat at)."""
     _advised: tuple[int, str] | None
     """The last advice said: (events seen when it was asked, its words), so asking again costs nothing."""
+    _costs_kept: set[tuple[int, int]]
+    """The deals (game, deal) of this table whose cost is in the progress figures."""
+    match_review: tuple[str, ...] = ()
+    """The review of the last match that ended in this run, one message each (g says it at the match's end)."""
 
     def _coach_begin(self) -> None:
         """A new table: nothing noted yet."""
         self.notebook = Notebook()
         self._advised = None
+        self._costs_kept = set()
+
+    @property
+    def progress(self) -> ProgressBook:
+        """Defined in `keeping`: the progress figures."""
+        raise NotImplementedError
 
     def _seats(self, view: PlayerView) -> SeatNames:
         return SeatNames(view.names, view.rules, view.seat)
@@ -57,14 +71,55 @@ class Coaching(SessionCore):
         elif isinstance(action, Play):
             self.notebook.note(view, (action.card,))
 
-    def _review_deal(self) -> None:
-        """After a deal's show (at the pause, or as the match ends): the coach's review of it, if the setting
-        asks for one."""
-        if self.settings.review == "off" or self.table is None:
-            return
+    def _deal_shown(self) -> DealReview | None:
+        """The review of the deal just shown (at the pause after it, or as the match ends), its cost kept in the
+        progress figures the first time; None when the player decided nothing in it here."""
+        if self.table is None:
+            return None
         view = self.view()
-        review = self.notebook.deal_review(self.table.view().events, view.game_number, view.deal_number)
+        deal = (view.game_number, view.deal_number)
+        review = self.notebook.deal_review(self.table.view().events, *deal)
         if not review.decisions and not review.counting:
+            return None
+        if deal not in self._costs_kept:
+            self._costs_kept.add(deal)
+            lay_away, play = deal_costs(review)
+            if lay_away is not None or play is not None:
+                self.progress.add(DealCost(self.progress.today(), lay_away, play))
+        return review
+
+    def _review_deal(self) -> None:
+        """After a deal's show (at the pause, or as the match ends): its cost kept, and the coach's review of it
+        if the setting asks for one."""
+        review = self._deal_shown()
+        if review is None or self.settings.review == "off":
             return
-        for line in deal_review_words(review, self._seats(view), costly_only=self.settings.review == "costly"):
+        for line in deal_review_words(review, self._seats(self.view()), costly_only=self.settings.review == "costly"):
+            self.say(line)
+
+    def _match_over(self) -> None:
+        """The match has just ended: the last deal's review, the match's review made and kept (g says it here,
+        and the Statistics until the next match ends), and what Enter and g do now."""
+        assert self.table is not None
+        self._review_deal()
+        review = self.notebook.match_review(self.table.view().events)
+        self.match_review = tuple(match_review_words(review, self._seats(self.view())))
+        self.progress.add(last_match=self.match_review)
+        self.say("Press g to hear the coach go over the match.")
+        self.say("Press Enter for the lobby." if self.client is not None else "Press Enter for the main menu.")
+
+    def _go_over(self, key: str) -> None:
+        """g: at the pause after a show, the coach's review of that deal; when the match is over, of the match,
+        one message at a time."""
+        if self.moment == "over":
+            pages = list(self.match_review) or ["The coach has no decisions of yours from this match to go over."]
+            count = len(pages)
+            self._say_pages(f"The coach's review of the match, {number_words(count)} message"
+                            f"{'' if count == 1 else 's'}; period steps to the next, comma back.", pages)
+            return
+        review = self._deal_shown()
+        if review is None:
+            self.say("The coach has no decisions of yours from this deal to go over.")
+            return
+        for line in deal_review_words(review, self._seats(self.view())):
             self.say(line)

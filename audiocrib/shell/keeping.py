@@ -13,6 +13,7 @@ from audiocrib.shell.core import SessionCore
 from audiocrib.shell.keys import _QUESTIONS, _number
 from audiocrib.shell.lock import RUN_LOCK, FolderLock, updating
 from audiocrib.shell.offline import OfflineTable
+from audiocrib.shell.progressbook import PROGRESS_FILE, ProgressBook
 from audiocrib.shell.savedgame import SAVE_VERSION, SEAT, SavedTable
 from audiocrib.shell.table import Heard
 from audiocrib.telling import answers
@@ -22,6 +23,16 @@ STATISTICS_VERSION = 1
 
 class Keeping(SessionCore):
     """The files kept for the player, and the games started, resumed, saved and abandoned."""
+
+    _book: ProgressBook | None = None
+
+    @property
+    def progress(self) -> ProgressBook:
+        """The progress figures, kept beside the statistics (nowhere, when the statistics are not kept)."""
+        if self._book is None:
+            path = self.statistics_path
+            self._book = ProgressBook(self.say, path.with_name(PROGRESS_FILE) if path is not None else None)
+        return self._book
 
     def _read_files(self) -> list[str]:
         """Read the game in progress, the statistics and the practice figures; a sentence for each damaged one."""
@@ -40,6 +51,7 @@ class Keeping(SessionCore):
             notices.append(loaded.notice)
         notices.append(self._load_statistics())
         notices.append(self.drills.load())
+        notices.append(self.progress.load())
         return [notice for notice in notices if notice]
 
     def _load_statistics(self) -> str | None:
@@ -187,6 +199,12 @@ class Keeping(SessionCore):
             self.say(line)
         practice = self.drills.all_time_text()
         self.say(f"Practice: {practice}" if practice else "No practice yet.")
+        for line in self.progress.words():
+            self.say(line)
+        last = list(self.progress.progress.last_match)
+        if last:
+            self._say_pages("The coach's review of your last match, one message at a time; period steps to the "
+                            "next.", last)
 
     def _lock_folder(self, folder: Path) -> str | None:
         """Take the data folder's lock for this run; if it cannot be taken, no game is kept and the sentence why.

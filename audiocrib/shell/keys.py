@@ -171,9 +171,16 @@ _MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
         Binding(("backspace",), "Delete the last digit typed.", "_delete_digit"),
         Binding(("enter",), "Claim the count you typed.", "_claim"),
     ),
-    "review": (Binding(("enter",), "Go on.", "_go_on"),),
+    "review": (
+        Binding(("enter",), "Go on.", "_go_on"),
+        Binding(("g",), "The coach goes over this deal: what your choices cost.", "_go_over"),
+    ),
     "waiting": (Binding(("enter",), "Hurry the computer players.", "_hurry"),),
-    "over": (Binding(("enter",), "Back to the main menu.", "_to_main_menu"),),
+    "over": (
+        Binding(("enter",), "Back to the main menu.", "_to_main_menu"),
+        Binding(("g",), "The coach goes over the match, one message at a time: period steps to the next.",
+                "_go_over"),
+    ),
 }
 
 

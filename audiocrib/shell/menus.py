@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from audiocrib.client.remote import RemoteTable
 from audiocrib.shell.core import SessionCore
@@ -11,9 +12,18 @@ from audiocrib.shell.keys import CREATE_ITEMS, GAME_MENU_ITEMS, MAIN_ITEMS, ONLI
 from audiocrib.shell.settings import SETTING_NAMES
 from audiocrib.telling.cues import CUES
 
+if TYPE_CHECKING:
+    from audiocrib.shell.progressbook import ProgressBook
+
 
 class Menus(SessionCore):
     """The menus' items, how they are said, moved through, changed and chosen."""
+
+    if TYPE_CHECKING:  # `keeping`'s, found after this class: a stub here would stand in its way
+
+        @property
+        def progress(self) -> ProgressBook:
+            """The progress figures."""
 
     def _escape_text(self) -> str:
         return {
@@ -146,6 +156,9 @@ class Menus(SessionCore):
             return
         if self.mode is Mode.PRACTICE:
             self._practice_choose(item)
+            if item == "figures":  # after the drills' figures, the coach's from the games
+                for line in self.progress.words():
+                    self.say(line)
             return
         if self.mode is Mode.SETUP and item == "start the game" and self.return_mode is Mode.CREATE:
             self._start_new_table()  # the new table's setup: the game is the server's
