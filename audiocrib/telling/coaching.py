@@ -174,23 +174,26 @@ def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
 
 # ----------------------------------------------------------------------------------------------- the play
 _SCORES_AS = {
-    ScoreKind.FIFTEEN: "makes fifteen",
-    ScoreKind.THIRTY_ONE: "makes thirty-one",
-    ScoreKind.PAIR_ROYAL: "makes a pair royal",
-    ScoreKind.DOUBLE_PAIR_ROYAL: "makes a double pair royal",
+    ScoreKind.FIFTEEN: "fifteen",
+    ScoreKind.THIRTY_ONE: "thirty-one",
+    ScoreKind.PAIR_ROYAL: "a pair royal",
+    ScoreKind.DOUBLE_PAIR_ROYAL: "a double pair royal",
 }
 
 
 def _scores(score: Score, card: Card) -> list[str]:
-    """What a card pegs, item by item: "makes fifteen for two", "pairs the eight for two"."""
+    """What a card pegs: "pairs the eight for two", "makes fifteen for two and a run of three for three"."""
     words = []
+    made: list[str] = []
     for item in score.items:
         if item.kind is ScoreKind.PAIR:
             words.append(f"pairs the {card.rank.word} for two")
         elif item.kind is ScoreKind.RUN:
-            words.append(f"makes a run of {number_words(item.points)} for {number_words(item.points)}")
+            made.append(f"a run of {number_words(item.points)} for {number_words(item.points)}")
         else:
-            words.append(f"{_SCORES_AS[item.kind]} for {number_words(item.points)}")
+            made.append(f"{_SCORES_AS[item.kind]} for {number_words(item.points)}")
+    if made:
+        words.append(f"makes {join_words(made)}")
     return words
 
 
@@ -251,9 +254,16 @@ def _danger(choice: CardChoice, advice: PlayAdvice, s: SeatNames) -> str:
                 f"hundred{yours}")
     if not choice.replies:
         return f"{count}, where nothing {name} lays scores"
-    what, score, cards = _grouped(choice.replies)[0]
-    avoid = ", a count to avoid, where" if choice.dangerous_count else ", where"
-    return f"{count}{avoid} {_unseen_cards(what, cards)} gives {name} {_reply_words(score)}"
+    grouped = _grouped(choice.replies)
+    what, score, cards = grouped[0]
+    if not choice.dangerous_count:
+        return f"{count}, where {_unseen_cards(what, cards)} gives {name} {_reply_words(score)}"
+    # Name the fifteen or thirty-one the count is known for, then anything bigger.
+    which, known, many = next(g for g in grouped if g[1].of_kind(ScoreKind.FIFTEEN, ScoreKind.THIRTY_ONE))
+    words = f"{count}, a count to avoid, where {_unseen_cards(which, many)} gives {name} {_reply_words(known)}"
+    if score.total > known.total:
+        words += f", and {_unseen_cards(what, cards)} {_reply_words(score)}"
+    return words
 
 
 def _card_title(card: Card, capital: bool = True) -> str:
@@ -292,19 +302,21 @@ def _last_words(choice: CardChoice) -> str:
 
 
 def _play_reasons(choice: CardChoice, advice: PlayAdvice, s: SeatNames) -> list[str]:
+    """Why the expert's card (or the only one): what it pegs, then what the count it leaves means."""
     reasons = _scores(choice.score, choice.card)
     if choice.last:
         reasons.append(_last_words(choice))
     if advice.lead and choice.card.value < 5 and advice.opponent is not None:
-        lead = "is a lead under five, so no card makes fifteen on it"
-        if choice.backed:
-            name, rank = s.seat(advice.opponent), choice.card.rank.word
-            lead += f", and if {name} pairs it, your other {rank} makes a pair royal"
-        reasons.append(lead)
-        return reasons
-    danger = _danger(choice, advice, s)
-    if danger:
-        reasons.append(f"leaves {danger}")
+        reasons.append("is a lead under five, so no card makes fifteen on it")
+    else:
+        danger = _danger(choice, advice, s)
+        if danger and choice.dangerous_count and len(advice.choices) > 1:
+            danger += ", but your other cards do worse"
+        if danger:
+            reasons.append(f"leaves {danger}")
+    if advice.lead and choice.backed and advice.opponent is not None and reasons:
+        name, rank = s.seat(advice.opponent), choice.card.rank.word
+        reasons[-1] += f"; if {name} pairs it, your other {rank} makes a pair royal"
     return reasons
 
 
