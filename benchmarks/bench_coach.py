@@ -1,0 +1,160 @@
+"""How quickly the coach answers the advice key: from asking to the words, at the lay-away and in the play.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_coach.py                 # every table shape, 3 games each, a few minutes
+    .venv/bin/python benchmarks/bench_coach.py --games 1       # a quick look
+    .venv/bin/python benchmarks/bench_coach.py --json coach.json
+
+Experts (their usual settings: 16 worlds, the same the coach uses) play whole games at every table shape of
+rules.md (`tests/helpers.py`'s list, each at its usual target). At every decision of every seat, before the seat's
+move, the coach is asked for that seat's advice as the a key asks it: `Coach.advise` on the seat's own view (which
+reseeds the coach's expert and weighs every choice) and then `lay_away_words` or `play_words`, timed together with
+``time.perf_counter``. The first answer of the process is timed apart (it loads the crib tables). The report
+gives, per table and over all, the median, the 99th percentile and the worst, for the lay-away and for plays with
+a choice of two ranks or more (a play with one rank is said without a search, in well under a millisecond, and is
+counted apart). On a shared machine a worst can be another program's time slice: the five slowest positions of
+each table are asked again three times, and the best of those is reported beside the worst ("worst again"). The
+goal is every answer within 200 ms.
+
+This is not a test: nothing here fails because something is slow. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from typing import Any
+
+from audiocrib.bots.expert import Expert
+from audiocrib.bots.player import next_action
+from audiocrib.coach import Coach, LayAwayAdvice
+from audiocrib.engine.game import Game
+from audiocrib.engine.rules import Rules, Variant
+from audiocrib.engine.views import PlayerView
+from audiocrib.telling.coaching import lay_away_words, play_words
+from audiocrib.telling.listener import SeatNames
+
+TABLES: tuple[tuple[str, Rules], ...] = (
+    ("2 players", Rules()),
+    ("3 players", Rules(players=3)),
+    ("4 players", Rules(players=4)),
+    ("4 players, 2 teams", Rules(players=4, team_size=2)),
+    ("5 players", Rules(players=5)),
+    ("6 players", Rules(players=6)),
+    ("6 players, 3 teams", Rules(players=6, team_size=2)),
+    ("6 players, 2 teams", Rules(players=6, team_size=3)),
+    ("five-card, 2 players", Rules(variant=Variant.FIVE_CARD)),
+    ("five-card, 2 teams", Rules(players=4, team_size=2, variant=Variant.FIVE_CARD)),
+    ("seven-card, 2 players", Rules(variant=Variant.SEVEN_CARD)),
+    ("seven-card, 2 teams", Rules(players=4, team_size=2, variant=Variant.SEVEN_CARD)),
+)
+"""Every table shape of rules.md's variants table, as `tests.helpers.TABLES` has them."""
+
+NAMES = ("Ann", "Bob", "Carol", "Dave", "Eve", "Fay")
+
+
+def ask(coach: Coach, view: PlayerView) -> tuple[str, float]:
+    """The kind of decision and the milliseconds from asking the coach to its words."""
+    start = time.perf_counter()
+    advice = coach.advise(view)
+    assert advice is not None
+    names = SeatNames(view.names, view.rules, view.seat)
+    if isinstance(advice, LayAwayAdvice):
+        lay_away_words(advice, names, view.dealer)
+        kind = "lay-away"
+    else:
+        play_words(advice, names)
+        kind = "play" if len({c.rank for c in view.playable}) > 1 else "one rank"
+    return kind, 1000 * (time.perf_counter() - start)
+
+
+def advice_times(rules: Rules, games: int) -> tuple[dict[str, list[float]], float]:
+    """Milliseconds from asking to the words, at every decision of every seat over ``games`` expert games, and
+    the slowest of them asked again (the best of three)."""
+    times: dict[str, list[float]] = {"lay-away": [], "play": [], "one rank": []}
+    slowest: list[tuple[float, PlayerView]] = []
+    coach = Coach()
+    for seed in range(1, games + 1):
+        game = Game(rules, names=NAMES[:rules.players], seed=seed)
+        players = [Expert(seed=seed * 8 + s) for s in range(rules.players)]
+        while not game.over:
+            seat = min(game.waiting_for())
+            view = game.view(seat)
+            if view.must_discard or (view.my_turn and view.playable):
+                kind, elapsed = ask(coach, view)
+                times[kind].append(elapsed)
+                slowest = sorted([*slowest, (elapsed, view)], key=lambda item: -item[0])[:5]
+            game.apply(next_action(game, seat, players[seat]))
+    again = max(min(ask(coach, view)[1] for _ in range(3)) for _, view in slowest)
+    return times, again
+
+
+def first_answer() -> float:
+    """Milliseconds for the first advice a fresh process gives (the crib tables and caches are loaded then)."""
+    view = Game(Rules(), names=NAMES[:2], seed=1).view(0)
+    start = time.perf_counter()
+    advice = Coach().advise(view)
+    assert isinstance(advice, LayAwayAdvice)
+    lay_away_words(advice, SeatNames(view.names, view.rules, 0), view.dealer)
+    return 1000 * (time.perf_counter() - start)
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    """Count, median, 99th percentile and worst, in milliseconds."""
+    ordered = sorted(values)
+    if not ordered:
+        return {"decisions": 0, "median_ms": 0.0, "p99_ms": 0.0, "worst_ms": 0.0}
+    return {
+        "decisions": len(ordered),
+        "median_ms": ordered[(len(ordered) - 1) // 2],
+        "p99_ms": ordered[int(0.99 * (len(ordered) - 1))],
+        "worst_ms": ordered[-1],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=3, help="games at each table (default 3)")
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args()
+    figures: dict[str, Any] = {
+        "python": platform.python_version(),
+        "cores": os.cpu_count(),
+        "load": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        "tables": {},
+    }
+    print(f"Python {figures['python']}, {figures['cores']} cores, load {figures['load']}")
+    figures["first_ms"] = first_answer()
+    print(f"the first answer in this process (tables loaded on first use): {figures['first_ms']:.1f} ms")
+    every: dict[str, list[float]] = {"lay-away": [], "play": [], "one rank": []}
+    print(f"{'table':24} {'decision':9} {'count':>6} {'median':>9} {'p99':>9} {'worst':>9}")
+    for label, rules in TABLES:
+        print(f"timing the coach at {label} ({args.games} games)...", file=sys.stderr, flush=True)
+        times, again = advice_times(rules, args.games)
+        figures["tables"][label] = {kind: summary(values) for kind, values in times.items()}
+        figures["tables"][label]["worst_again_ms"] = again
+        for kind, values in times.items():
+            every[kind] += values
+            row = figures["tables"][label][kind]
+            print(f"{label:24} {kind:9} {row['decisions']:6.0f} {row['median_ms']:7.1f}ms {row['p99_ms']:7.1f}ms "
+                  f"{row['worst_ms']:7.1f}ms", flush=True)
+        print(f"{label:24} the five slowest asked again, the slowest of them: {again:.1f}ms", flush=True)
+    figures["all"] = {kind: summary(values) for kind, values in every.items()}
+    for kind, row in figures["all"].items():
+        print(f"{'every table':24} {kind:9} {row['decisions']:6.0f} {row['median_ms']:7.1f}ms {row['p99_ms']:7.1f}ms "
+              f"{row['worst_ms']:7.1f}ms")
+    figures["load_after"] = os.getloadavg() if hasattr(os, "getloadavg") else None
+    print(f"load after {figures['load_after']}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(figures, out, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
