@@ -549,3 +549,29 @@ def test_every_sentence_reads_aloud(rules: Rules) -> None:
             heard += 1
         game.apply(next_action(game, seat, bots[seat]))
     assert heard > 10
+
+
+def test_the_words_quoted_in_coach_md_are_the_coachs() -> None:
+    # docs/coach.md quotes the advice in four positions of this file; each quote must be what the coach says there
+    # now (the start of it, where the page stops early), so the page cannot drift from the game.
+    from pathlib import Path
+
+    page = (Path(__file__).parent.parent / "docs" / "coach.md").read_text(encoding="utf-8")
+    quotes, block = [], []
+    for line in [*page.splitlines(), ""]:
+        if line.startswith("> "):
+            block.append(line[2:])
+        elif block:
+            quotes.append(" ".join(block))
+            block = []
+    said = [
+        lay_away("5H 5S 5C JD 4H 6C", dealer=False)[1],
+        advised(stacked(["5H TD 4C 6S KC 2D", "AS 2S 3S 7S 8S 9S"], dealer=1, scores=(113, 0),
+                        names=NAMES[:2]))[2],
+        play_at(_fifteen_position())[1],
+        play_at(seated(["5S 5D 9C 9H AC 2C", "KH QS 7D 8S 3C 4C"], ["AC 2C", "3C 4C"], "AH", "1:KH",
+                       scores=(105, 110)))[1],
+    ]
+    assert len(quotes) == len(said)
+    for quote, words in zip(quotes, said, strict=True):
+        assert words.startswith(quote), (quote, words)
