@@ -17,7 +17,13 @@ counted apart). On a shared machine a worst can be another program's time slice:
 each table are asked again three times, and the best of those is reported beside the worst ("worst again"). The
 goal is every answer within 200 ms.
 
-This is not a test: nothing here fails because something is slow. Standard library only.
+``--key`` measures the same through the real program: the prompt_toolkit application reads keys from a pipe (as
+from a terminal), a two-player game against the expert runs at full pace, and at each of your decisions the a key
+is written into the pipe and timed until the advice reaches the speaker (as `bench_shell.py` times the other
+keys); then a card is laid away or laid with the number keys and Enter.
+
+This is not a test: nothing here fails because something is slow. Standard library and the program's own
+dependencies only.
 """
 
 from __future__ import annotations
@@ -104,6 +110,85 @@ def first_answer() -> float:
     return 1000 * (time.perf_counter() - start)
 
 
+def key_to_advice(decisions: int) -> dict[str, list[float]]:
+    """Milliseconds from the a key written into the application's input to the advice's speech call, at the
+    first ``decisions`` decisions of two-player games against the expert."""
+    import asyncio
+    import io
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from audiocrib.shell.announcer import Announcer
+    from audiocrib.shell.app import run_session
+    from audiocrib.shell.session import Session
+    from audiocrib.shell.settings import Settings
+    from audiocrib.shell.tablesetup import TableSetup
+
+    class Stamping:
+        """Notes when it was last asked to speak, and what."""
+
+        name = "stamping"
+
+        def __init__(self) -> None:
+            self.calls = 0
+            self.at = 0.0
+            self.text = ""
+
+        def speak(self, text: str, interrupt: bool = False) -> None:
+            self.calls += 1
+            self.at = time.perf_counter()
+            self.text = text
+
+        def silence(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    speaker = Stamping()
+    session = Session(Announcer(speaker, io.StringIO()), settings=Settings(pace=0.0, typed_ahead=0.0),
+                      setup=TableSetup(levels=("expert",)), seed=27)
+    times: dict[str, list[float]] = {"lay-away": [], "play": []}
+
+    async def main() -> None:
+        with create_pipe_input() as pipe:
+            task = asyncio.ensure_future(run_session(session, input=pipe, output=DummyOutput()))
+            while not speaker.calls:
+                await asyncio.sleep(0.001)
+            pipe.send_text("\r")  # New game
+            while sum(len(v) for v in times.values()) < decisions:
+                moment = session.moment
+                if moment not in ("discard", "play"):
+                    if moment == "over":
+                        break
+                    if moment == "review":
+                        pipe.send_text("\r")
+                    await asyncio.sleep(0.001)
+                    continue
+                view = session.view()
+                calls = speaker.calls
+                start = time.perf_counter()
+                pipe.send_text("a")
+                while speaker.calls == calls or not speaker.text.startswith(("Keep", "You", "The")):
+                    await asyncio.sleep(0)
+                times["lay-away" if moment == "discard" else "play"].append((speaker.at - start) * 1000)
+                seen = len(view.events)
+                if moment == "discard":
+                    pipe.send_text("1")
+                    pipe.send_text("2")
+                else:
+                    pipe.send_text(str(view.hand.index(view.playable[0]) + 1))
+                pipe.send_text("\r")
+                while session.moment == moment and len(session.view().events) == seen:
+                    await asyncio.sleep(0.001)
+            session.finished = True
+            await task
+
+    asyncio.run(main())
+    return times
+
+
 def summary(values: list[float]) -> dict[str, float]:
     """Count, median, 99th percentile and worst, in milliseconds."""
     ordered = sorted(values)
@@ -121,6 +206,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=3, help="games at each table (default 3)")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--key", type=int, default=0, metavar="N",
+                        help="also time the a key through the real program at N decisions")
     args = parser.parse_args()
     figures: dict[str, Any] = {
         "python": platform.python_version(),
@@ -148,6 +235,13 @@ def main() -> int:
     for kind, row in figures["all"].items():
         print(f"{'every table':24} {kind:9} {row['decisions']:6.0f} {row['median_ms']:7.1f}ms {row['p99_ms']:7.1f}ms "
               f"{row['worst_ms']:7.1f}ms")
+    if args.key:
+        print(f"timing the a key through the program ({args.key} decisions)...", file=sys.stderr, flush=True)
+        keyed = key_to_advice(args.key)
+        figures["key"] = {kind: summary(values) for kind, values in keyed.items()}
+        for kind, row in figures["key"].items():
+            print(f"{'the a key, 2 players':24} {kind:9} {row['decisions']:6.0f} {row['median_ms']:7.1f}ms "
+                  f"{row['p99_ms']:7.1f}ms {row['worst_ms']:7.1f}ms")
     figures["load_after"] = os.getloadavg() if hasattr(os, "getloadavg") else None
     print(f"load after {figures['load_after']}")
     if args.json:
