@@ -18,7 +18,7 @@ each table are asked again three times, and the best of those is reported beside
 goal is every answer within 200 ms.
 
 ``--key`` measures the same through the real program: the prompt_toolkit application reads keys from a pipe (as
-from a terminal), a two-player game against the expert runs at full pace, and at each of your decisions the a key
+from a terminal), two-player games against the expert run at full pace, and at each of your decisions the a key
 is written into the pipe and timed until the advice reaches the speaker (as `bench_shell.py` times the other
 keys); then a card is laid away or laid with the number keys and Enter.
 
@@ -112,7 +112,7 @@ def first_answer() -> float:
 
 def key_to_advice(decisions: int) -> dict[str, list[float]]:
     """Milliseconds from the a key written into the application's input to the advice's speech call, at the
-    first ``decisions`` decisions of two-player games against the expert."""
+    first ``decisions`` decisions of two-player games against the expert (a new game after each)."""
     import asyncio
     import io
 
@@ -160,9 +160,14 @@ def key_to_advice(decisions: int) -> dict[str, list[float]]:
             while sum(len(v) for v in times.values()) < decisions:
                 moment = session.moment
                 if moment not in ("discard", "play"):
-                    if moment == "over":
-                        break
-                    if moment == "review":
+                    if moment == "over":  # Enter to the main menu, and Enter again for a new game
+                        pipe.send_text("\r")
+                        while session.moment == "over":
+                            await asyncio.sleep(0.001)
+                        await asyncio.sleep(0.05)
+                        pipe.send_text("\r")
+                        await asyncio.sleep(0.05)
+                    elif moment == "review":
                         pipe.send_text("\r")
                     await asyncio.sleep(0.001)
                     continue
