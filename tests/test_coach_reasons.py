@@ -100,6 +100,17 @@ def test_nobs_for_a_jack_kept() -> None:
     assert "The jack scores one more for nobs if a diamond is cut." in words
 
 
+def test_nobs_for_two_jacks() -> None:
+    # JH JC 5S 5D 2C 9S, Bob's crib: keeping the two fives and the two jacks holds four fifteens (each 5+J, 8) and
+    # two pairs (4): 12. Each jack scores nobs with a starter of its suit: hearts unseen 13 - JH = 12, clubs
+    # 13 - JC - 2C = 11, so nobs brings (12 + 11) / 46 = 0.5 on average, said once for both jacks.
+    advice, words = lay_away("JH JC 5S 5D 2C 9S", dealer=False)
+    assert set(advice.best.keep) == set(parse_cards("JH JC 5S 5D"))
+    assert advice.best.holds.total == 12
+    assert advice.best.nobs == pytest.approx(23 / 46)
+    assert "The jacks score one more for nobs if a club or a heart is cut." in words
+
+
 def test_no_nobs_when_the_jack_is_laid_away() -> None:
     # 4C 5D 6S 6H JH KS, my crib: keeping 4 5 6 6 holds a double run of three (6) and its pair (2) and two
     # fifteens 4+5+6 (4): 12, far above any keep with the jack; the jack and king go to the crib, so no jack is
@@ -215,6 +226,9 @@ def test_playing_to_the_board_at_the_lay_away_by_the_starters() -> None:
     assert 0 < made < 46
     assert f"with {_words(round(made / 46 * 100))} in a hundred starters" in words
     assert "your hand and crib make twelve" in words
+    # The next best are said by their chance too, not by points, since the chance decides here.
+    nexts = words[words.index("Next best: "):]
+    assert "net" not in nexts and nexts.count("starter") == 2
 
 
 def test_the_board_out_of_reach() -> None:

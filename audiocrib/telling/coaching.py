@@ -99,8 +99,12 @@ def _held_words(choice: KeepChoice) -> str:
                          f"{_suit_cut(choice.keep[0])}{also}.")
     elif choice.holds.total:
         sentences.append(f"It holds {number_words(choice.holds.total)} before the starter.")
-    for jack in choice.jacks:
-        sentences.append(f"The jack scores one more for nobs if {_suit_cut(jack)}.")
+    jacks = choice.jacks
+    if len(jacks) == 1:
+        sentences.append(f"The jack scores one more for nobs if {_suit_cut(jacks[0])}.")
+    elif jacks:
+        suits = " or ".join(f"a {jack.suit.word[:-1]}" for jack in jacks)
+        sentences.append(f"The jacks score one more for nobs if {suits} is cut.")
     return " ".join(sentences)
 
 
@@ -131,11 +135,18 @@ def _board_words(advice: LayAwayAdvice) -> str:
                  f"Keep {rank_list(best.keep)}, and lay away {rank_list(best.discard)}.")
         aim = f"{capitalised(counted)} {need}"
     chance = best.chance or 0.0
-    if chance >= 1.0:
-        return f"{first} {aim} with any starter."
     if chance <= 0.0:
         return f"{first} {aim} with no starter, but other keeps that might give up more points on average."
-    return f"{first} {aim} with {number_words(max(1, min(99, round(chance * 100))))} in a hundred starters."
+    return f"{first} {aim} {_starters(chance)}."
+
+
+def _starters(chance: float) -> str:
+    """"with any starter", "with forty in a hundred starters", "with no starter"."""
+    if chance >= 1.0:
+        return "with any starter"
+    if chance <= 0.0:
+        return "with no starter"
+    return f"with {number_words(max(1, min(99, round(chance * 100))))} in a hundred starters"
 
 
 def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
@@ -165,6 +176,9 @@ def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
     parts.append(f"Net: {amount(best.net)}.")
     nexts = []
     for choice in advice.choices[1:]:
+        if advice.need is not None and not hopeless:
+            nexts.append(f"keep {rank_list(choice.keep)}, {_starters(choice.chance or 0.0)}")
+            continue
         less = "as good" if choice.loss < 0.1 else f"{loss_words(choice.loss)} less"
         nexts.append(f"keep {rank_list(choice.keep)}, net {amount(choice.net)}, {less}")
     if nexts:
