@@ -47,7 +47,8 @@ def test_fifteens_and_a_pair_royal_kept() -> None:
     assert best.expected_hand == pytest.approx(766 / 46)
     assert best.most_hand
     assert words.startswith("Keep the three fives and the jack, and lay away the four and six: sixteen and three "
-                            "quarters on average, the most of any keep. It holds fourteen before the starter.")
+                            "quarters on average, the most of any keep. It holds fourteen before the starter: four "
+                            "fifteens and a pair royal.")
     ascii_sentences(words)
 
 
@@ -68,6 +69,7 @@ def test_nobs_for_two_jacks() -> None:
     assert set(advice.best.keep) == set(parse_cards("JH JC 5S 5D"))
     assert advice.best.holds.total == 12
     assert advice.best.nobs == pytest.approx(23 / 46)
+    assert "It holds twelve before the starter: four fifteens and two pairs." in words
     assert "The jacks score one more for nobs if a club or a heart is cut." in words
 
 
@@ -80,7 +82,7 @@ def test_no_nobs_when_the_jack_is_laid_away() -> None:
     assert advice.best.holds.total == 12
     assert advice.best.jacks == () and advice.best.nobs == 0.0
     assert "nobs" not in words
-    assert "It holds twelve before the starter." in words
+    assert "It holds twelve before the starter: two fifteens and a double run of three." in words
 
 
 def test_a_flush_kept_and_what_the_cut_adds() -> None:
@@ -149,7 +151,7 @@ def test_the_crib_side_for_the_dealer() -> None:
     assert best.net == pytest.approx(best.expected_hand + best.expected_crib)
     assert best.best_crib and not best.most_hand
     assert best.expected_crib == max(c.expected_crib for c in advice.everything)
-    assert "It holds three before the starter." in words
+    assert "It holds three before the starter: a run of three." in words
     assert "The two aces are worth about five and a half in your crib, the most of any choice." in words
     assert "but this puts more in your side's crib." in words
 
@@ -189,6 +191,17 @@ def test_playing_to_the_board_at_the_lay_away_by_the_starters() -> None:
     # The next best are said by their chance too, not by points, since the chance decides here.
     nexts = words[words.index("Next best: "):]
     assert "net" not in nexts and nexts.count("starter") == 2
+
+
+def test_playing_to_the_board_in_a_drill() -> None:
+    # A hand dealt outside a game (the discard drills) with six to make from the hand: 4C 5H 6S TD holds 4+5+6 and
+    # 5+T (two fifteens, 4) and the run 4-5-6 (3): 7, six or more with any starter. Without a game's score the
+    # words speak of the hand's need alone.
+    advice = lay_away_facts(parse_cards("5H TD 4C 6S KC 2D"), discard=2, my_crib=False, crib_size=4, need=6)
+    words = lay_away_words(advice, S2, dealer=1)
+    assert advice.best.chance == 1.0 and advice.to_win is None
+    assert words.startswith("You need six from your hand: keep the cards most likely to count out. Keep ")
+    assert "Your hand makes six with any starter." in words
 
 
 def test_the_board_out_of_reach() -> None:

@@ -8,10 +8,10 @@ found (`audiocrib.coach`), never from a fixed list of tips: a reason is said onl
 >>> advice = lay_away_facts(parse_cards("5H 5S 5C JD 4H 6C"), discard=2, my_crib=False, crib_size=4)
 >>> print(lay_away_words(advice, s, dealer=1))  # doctest: +NORMALIZE_WHITESPACE
 Keep the three fives and the jack, and lay away the four and six: sixteen and three quarters on average, the most
-of any keep. It holds fourteen before the starter. The jack scores one more for nobs if a diamond is cut. The four
-and six give Bob's crib about five. Net: eleven and three quarters. Next best: keep the four and the three fives,
-net eight and a half, three and a quarter points less; keep the four, the two fives and the six, net eight and a
-half, three and a quarter points less.
+of any keep. It holds fourteen before the starter: four fifteens and a pair royal. The jack scores one more for
+nobs if a diamond is cut. The four and six give Bob's crib about five. Net: eleven and three quarters. Next best:
+keep the four and the three fives, net eight and a half, three and a quarter points less; keep the four, the two
+fives and the six, net eight and a half, three and a quarter points less.
 """
 
 from __future__ import annotations
@@ -86,19 +86,53 @@ def _suit_cut(card: Card) -> str:
     return f"a {card.suit.word[:-1]} is cut"
 
 
+_HELD_AS = {
+    ScoreKind.FIFTEEN: ("a fifteen", "fifteens"),
+    ScoreKind.PAIR: ("a pair", "pairs"),
+    ScoreKind.PAIR_ROYAL: ("a pair royal", "pairs royal"),
+    ScoreKind.DOUBLE_PAIR_ROYAL: ("a double pair royal", "double pairs royal"),
+}
+
+
+def _held_items(score: Score) -> str:
+    """What a kept hand's points are made of, flush aside: "four fifteens and a pair royal", "a double run of
+    three" (two runs of three and their pair are said as players say them)."""
+    counts: dict[tuple[ScoreKind, int], int] = {}
+    for item in score.items:
+        if item.kind is not ScoreKind.FLUSH:
+            key = (item.kind, item.points if item.kind is ScoreKind.RUN else 0)
+            counts[key] = counts.get(key, 0) + 1
+    # A double run holds its pair, a triple run its pair royal, a quadruple run its two pairs: said as one.
+    runs = max((n for (kind, _), n in counts.items() if kind is ScoreKind.RUN), default=0)
+    within = {2: (ScoreKind.PAIR, 1), 3: (ScoreKind.PAIR_ROYAL, 1), 4: (ScoreKind.PAIR, 2)}.get(runs)
+    if within is not None and counts.get((within[0], 0), 0) >= within[1]:
+        counts[(within[0], 0)] -= within[1]
+    parts = []
+    for (kind, length), n in counts.items():
+        if not n:
+            continue
+        if kind is ScoreKind.RUN:
+            many = {1: "a run", 2: "a double run", 3: "a triple run", 4: "a quadruple run"}.get(n, "runs")
+            parts.append(f"{many} of {number_words(length)}")
+        else:
+            one, plural = _HELD_AS[kind]
+            parts.append(one if n == 1 else f"{number_words(n)} {plural}")
+    return join_words(parts)
+
+
 def _held_words(choice: KeepChoice) -> str:
-    """What the kept cards hold before the starter, the flush in it, and nobs: "" when none of these."""
+    """What the kept cards hold before the starter and of what, the flush in it, and nobs: "" when none."""
     sentences = []
     flush = choice.holds.of_kind(ScoreKind.FLUSH)
+    items = _held_items(choice.holds)
     if flush:
         size = number_words(len(choice.keep))
         suit = choice.keep[0].suit.word
-        others = choice.holds.total - flush[0].points
-        also = f"; with the rest it holds {number_words(choice.holds.total)} before the starter" if others else ""
+        also = f"; with {items} it holds {number_words(choice.holds.total)} before the starter" if items else ""
         sentences.append(f"Its {size} {suit} are a flush, {size} points, {number_words(len(choice.keep) + 1)} if "
                          f"{_suit_cut(choice.keep[0])}{also}.")
     elif choice.holds.total:
-        sentences.append(f"It holds {number_words(choice.holds.total)} before the starter.")
+        sentences.append(f"It holds {number_words(choice.holds.total)} before the starter: {items}.")
     jacks = choice.jacks
     if len(jacks) == 1:
         sentences.append(f"The jack scores one more for nobs if {_suit_cut(jacks[0])}.")
