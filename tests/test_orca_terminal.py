@@ -179,9 +179,10 @@ def test_a_whole_deal_the_question_keys_and_the_show_are_read_once_in_order(game
     printed, heard = game.press("Return", expect=5)
     assert_heard_once("New game", printed, heard)
     assert any(line.startswith("Deal one") for line in printed)
-    for key in ("c", "b", "f", "v", "s", "t", "h", "n", "Right", "Left"):
+    for key in ("c", "b", "f", "v", "s", "t", "h", "n", "Right", "Left", "a"):
         printed, heard = game.press(key)
         assert_heard_once(key, printed, heard)
+    assert printed[-1].startswith("Keep the "), printed  # the coach's advice, read whole by Orca
     for key in ("1", "2"):
         printed, heard = game.press(key)
         assert_heard_once(f"mark {key}", printed, heard)

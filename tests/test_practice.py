@@ -89,7 +89,7 @@ def test_the_record_keeps_figures_and_round_trips_through_json() -> None:
 # ------------------------------------------------------------------ in the shell
 async def to_practice(table: Table) -> None:
     await table.press("down", "down", "enter")
-    assert table.said[-1] == "Practice: Count drills: a hand of four cards. 1 of 8."
+    assert table.said[-1] == "Practice: Count drills: a hand of four cards. 1 of 9."
 
 
 def drill_total(table: Table) -> CountDrill:
@@ -119,11 +119,11 @@ def test_a_count_practice_session_with_its_figures_review_and_record(tmp_path: P
         said = await table.press("escape")
         assert said[0].startswith("This session, your first: two counts, one right (50 percent)")
         assert not any(line.startswith("All your practice") for line in said)  # the same figures, said once
-        assert said[-1] == "Practice: Count drills: a hand of four cards. 1 of 8."
+        assert said[-1] == "Practice: Count drills: a hand of four cards. 1 of 9."
         said = await table.press("end", "up", "enter")  # go over the mistakes
         assert said[-1].startswith("One to go over; comma and period step through them. Mistake 1: hand: ")
         said = await table.press("up", "enter")  # the figures
-        assert said[0] == "Your figures. 6 of 8."
+        assert said[0] == "Your figures. 7 of 9."
         assert said[1].startswith("This session, your first: two counts")
 
     run(script, save_path=save)
@@ -133,7 +133,7 @@ def test_a_count_practice_session_with_its_figures_review_and_record(tmp_path: P
     async def later(table: Table) -> None:
         await to_practice(table)
         said = await table.press("end", "up", "up", "enter")
-        assert said[-3:-1] == ["Your figures. 6 of 8.", "This session: nothing practised yet."]
+        assert said[-3:-1] == ["Your figures. 7 of 9.", "This session: nothing practised yet."]
         assert said[-1].startswith("All your practice: two counts, one right")
 
     run(later, save_path=save)
@@ -144,7 +144,7 @@ def test_the_drill_timer_warns_and_runs_out_on_the_test_clock() -> None:
 
     async def script(table: Table) -> None:
         await to_practice(table)
-        assert await table.answer("down") == "Timer: off. 2 of 8."
+        assert await table.answer("down") == "Timer: off. 2 of 9."
         assert await table.answer("right") == "Timer: 15 seconds."
         await table.press("down", "enter")
         assert await table.answer("t") == "Fifteen seconds left."

@@ -12,13 +12,17 @@ import pytest
 
 import audiocrib.engine.actions
 import audiocrib.engine.events
+from audiocrib import coach
 from audiocrib.engine.cards import Card
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.scoring import Score, ScoreItem
 
-# Every module of the pure layers: the engine, the computer players, the telling, the player's progress and the
-# online protocol's messages.
-PURE = ["engine", "bots", "telling", "progress", "online"]
+COACH_FACTS = [coach.KeepChoice, coach.LayAwayAdvice, coach.CardChoice, coach.PlayAdvice, coach.Reply,
+               coach.Decision, coach.DealReview, coach.MatchReview]
+
+# Every module of the pure layers: the engine, the computer players, the coach, the telling, the player's progress
+# and the online protocol's messages.
+PURE = ["engine", "bots", "coach", "telling", "progress", "online"]
 FORBIDDEN = {"prompt_toolkit", "accessible_output2", "pyttsx3", "miniaudio", "speechd", "platformdirs"}
 PACKAGE = pathlib.Path(audiocrib.engine.events.__file__).parent.parent
 ENGINE = sorted(str(p.relative_to(PACKAGE).with_suffix("")) for layer in PURE for p in (PACKAGE / layer).glob("*.py"))
@@ -52,7 +56,7 @@ def test_importing_the_engine_loads_no_ui_library() -> None:
 @pytest.mark.parametrize(
     "cls",
     [Card, Score, ScoreItem, Rules, *audiocrib.engine.events.EVENT_TYPES.values(),
-     *audiocrib.engine.actions.ACTION_TYPES.values()],
+     *audiocrib.engine.actions.ACTION_TYPES.values(), *COACH_FACTS],
 )
 def test_values_are_frozen(cls: type) -> None:
     assert dataclasses.is_dataclass(cls)

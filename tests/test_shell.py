@@ -354,10 +354,10 @@ def test_f1_explains_this_moment_and_question_mark_lists_every_key() -> None:
         assert said[0] == answers.prompt(table.session.view(), ())
         assert "space: Mark or unmark the card you are on, for the crib." in said
         said = await table.press("?")  # this moment's keys first; period steps through the rest
-        # eleven: no counting of your own hand, no claiming in the play at this table
-        assert len(said) == 1 and said[0].startswith("Every key, eleven messages; period steps to the next")
+        # twelve: no counting of your own hand, no claiming in the play at this table
+        assert len(said) == 1 and said[0].startswith("Every key, twelve messages; period steps to the next")
         assert "When you lay away: space: Mark or unmark the card you are on" in said[0]
-        for _ in range(10):
+        for _ in range(11):
             said += await table.press(".")
         assert said[-1].endswith("(This is the newest message.)") is False
         assert (await table.press("."))[-1].endswith("(This is the newest message.)")
@@ -457,7 +457,7 @@ def test_question_mark_lists_only_the_keys_that_do_something_at_this_table(in_ga
         if in_game:
             await table.press("enter")
         pages = await every_key_page(table)
-        assert pages[0].startswith("Every key, eleven messages;") and len(pages) == 11
+        assert pages[0].startswith("Every key, twelve messages;") and len(pages) == 12
         text = " ".join(pages)
         assert muggins not in text and " m: " not in text
         assert "When you count your hand" not in text and "When you claim your points in the play" not in text
@@ -469,7 +469,7 @@ def test_question_mark_lists_only_the_keys_that_do_something_at_this_table(in_ga
         if in_game:
             await table.press("enter")
         pages = await every_key_page(table)
-        assert pages[0].startswith("Every key, thirteen messages;") and len(pages) == 13
+        assert pages[0].startswith("Every key, fourteen messages;") and len(pages) == 14
         text = " ".join(pages)
         assert muggins in text
         assert "When you count your hand: 1 to 9 and 0: Type your count." in text

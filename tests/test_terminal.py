@@ -130,6 +130,9 @@ def test_a_game_in_a_real_terminal_is_spoken_through_speech_dispatcher(daemon: S
         terminal.keys("Enter")
         spoken = daemon.wait_for(lambda lines: any(line.startswith("Lay away two cards") for line in lines))
         assert any(line.startswith("Your hand: ") for line in spoken)
+        terminal.keys("a")  # the coach's advice, heard through the real terminal and daemon
+        spoken = daemon.wait_for(lambda lines: any(line.startswith("Keep the ") and " lay away " in line
+                                                   for line in lines[len(spoken):]))
         terminal.keys("1", "2", "Enter")
         spoken = daemon.wait_for(lambda lines: any(line.startswith("You lay away the ") for line in lines))
         terminal.keys("s")

@@ -1,5 +1,5 @@
-"""Practice: counting drills (hands, cribs, and cards in the play) and discard drills, with the figures a player
-wants to see improve.
+"""Practice: counting drills (hands, cribs, and cards in the play), discard drills and play drills (in
+`audiocrib.progress.play_choice`), with the figures a player wants to see improve.
 
 Pure: the drills come from a seeded `random.Random`, the answers are judged here, and `PracticeRecord` keeps the
 figures (and turns them into JSON to be kept between sessions by the shell).
@@ -31,8 +31,10 @@ from typing import Any
 
 from audiocrib.bots.crib import crib_value
 from audiocrib.bots.discards import DiscardOption, analyse
+from audiocrib.coach import MISTAKE
 from audiocrib.engine.cards import DECK, Card
 from audiocrib.engine.scoring import Score, ScoreItem, ScoreKind, score_hand, score_play
+from audiocrib.progress.play_choice import PlayChoiceResult
 
 __all__ = ["CountDrill", "CountResult", "DiscardDrill", "DiscardResult", "PlayDrill", "PracticeRecord", "count_drill",
            "discard_drill", "judge_count", "judge_discard", "missed_items", "play_drill"]
@@ -211,8 +213,15 @@ class PracticeRecord:
     discards: int = 0
     best_discards: int = 0
     points_lost: float = 0.0
-    mistakes: list[CountResult] = field(default_factory=list)
-    """This session's wrong counts, for review (not kept between sessions)."""
+    plays: int = 0
+    """Cards laid in play drills."""
+    right_plays: int = 0
+    """Of them, the best card or one within a tenth of a point of it."""
+    play_points_lost: float = 0.0
+    """Points of expectation the cards laid gave up (a loss weighed as a chance of winning adds nothing)."""
+    mistakes: list[CountResult | DiscardResult | PlayChoiceResult] = field(default_factory=list)
+    """This session's wrong counts, lay-aways more than a tenth of a point short and cards laid wrong, for review
+    (not kept between sessions)."""
 
     def add_count(self, result: CountResult, seconds: float, keep: bool = True) -> None:
         """Record one count and how long it took (``keep``: a wrong one goes in `mistakes` for review)."""
@@ -228,11 +237,21 @@ class PracticeRecord:
                 self.mistakes.append(result)
             self.missed.update(_kind_name(item) for item in result.missed)
 
-    def add_discard(self, result: DiscardResult) -> None:
-        """Record one discard drill."""
+    def add_discard(self, result: DiscardResult, keep: bool = True) -> None:
+        """Record one discard drill (``keep``: one more than a tenth of a point short goes in `mistakes`)."""
         self.discards += 1
         self.best_discards += result.rank == 1
         self.points_lost += result.loss
+        if keep and result.loss > MISTAKE:
+            self.mistakes.append(result)
+
+    def add_play(self, result: PlayChoiceResult, keep: bool = True) -> None:
+        """Record one play drill (``keep``: a mistake goes in `mistakes` for review)."""
+        self.plays += 1
+        self.right_plays += result.right
+        self.play_points_lost += result.points
+        if keep and not result.right:
+            self.mistakes.append(result)
 
     def since(self, before: PracticeRecord) -> PracticeRecord:
         """What was added to these figures since they were ``before`` (their news, to add to a fresher copy).
@@ -249,7 +268,9 @@ class PracticeRecord:
             streak=self.streak if self.streak < self.counts - before.counts else self.counts - before.counts,
             best_streak=self.best_streak, missed=self.missed - before.missed,
             discards=self.discards - before.discards, best_discards=self.best_discards - before.best_discards,
-            points_lost=max(0.0, self.points_lost - before.points_lost))
+            points_lost=max(0.0, self.points_lost - before.points_lost), plays=self.plays - before.plays,
+            right_plays=self.right_plays - before.right_plays,
+            play_points_lost=max(0.0, self.play_points_lost - before.play_points_lost))
 
     def plus(self, news: PracticeRecord) -> PracticeRecord:
         """These figures with ``news`` (from `since`) added: the counts and times add up; the streak goes on from
@@ -267,14 +288,17 @@ class PracticeRecord:
             counts=self.counts + news.counts, right=right, seconds=self.seconds + news.seconds,
             streak=streak, best_streak=min(right, max(self.best_streak, news.best_streak, streak)),
             missed=self.missed + news.missed, discards=self.discards + news.discards,
-            best_discards=self.best_discards + news.best_discards, points_lost=self.points_lost + news.points_lost)
+            best_discards=self.best_discards + news.best_discards, points_lost=self.points_lost + news.points_lost,
+            plays=self.plays + news.plays, right_plays=self.right_plays + news.right_plays,
+            play_points_lost=self.play_points_lost + news.play_points_lost)
 
     def to_json(self) -> dict[str, Any]:
         """The figures kept between sessions (not this session's mistakes)."""
         return {"counts": self.counts, "right": self.right, "seconds": round(self.seconds, 3),
                 "streak": self.streak, "best_streak": self.best_streak, "missed": dict(self.missed),
                 "discards": self.discards, "best_discards": self.best_discards,
-                "points_lost": round(self.points_lost, 4)}
+                "points_lost": round(self.points_lost, 4), "plays": self.plays, "right_plays": self.right_plays,
+                "play_points_lost": round(self.play_points_lost, 4)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PracticeRecord:
@@ -289,7 +313,7 @@ class PracticeRecord:
         if not isinstance(data, dict):
             raise TypeError("the practice record must be an object")
         whole = {k: data.get(k, 0) for k in ("counts", "right", "streak", "best_streak", "discards",
-                                                "best_discards")}
+                                                "best_discards", "plays", "right_plays")}
         if not all(type(v) is int and 0 <= v <= MOST_DRILLS for v in whole.values()):
             raise ValueError("counts must be whole numbers")
         missed = data.get("missed", {})
@@ -297,17 +321,21 @@ class PracticeRecord:
                 type(v) is int and 0 <= v <= MOST_DRILLS for v in missed.values()):
             raise ValueError("missed must map kinds to counts")
         seconds, points_lost = data.get("seconds", 0), data.get("points_lost", 0)
-        if not all(type(v) in (int, float) and math.isfinite(v) and v >= 0 for v in (seconds, points_lost)):
+        play_lost = data.get("play_points_lost", 0)
+        if not all(type(v) in (int, float) and math.isfinite(v) and v >= 0 for v in (seconds, points_lost,
+                                                                                      play_lost)):
             raise ValueError("the time and the points given up must be numbers")
         counts, right, wrong = whole["counts"], whole["right"], whole["counts"] - whole["right"]
         if not (right <= counts and whole["streak"] <= whole["best_streak"] <= right
                 and seconds <= counts * _LONGEST_COUNT and whole["best_discards"] <= whole["discards"]
                 and points_lost <= whole["discards"] * _MOST_LOST
+                and whole["right_plays"] <= whole["plays"] and play_lost <= whole["plays"] * _MOST_LOST
                 and all(v <= wrong * _MOST_ITEMS for v in missed.values())):
             raise ValueError("the practice figures do not add up")
         return cls(counts=counts, right=right, seconds=float(seconds), streak=whole["streak"],
                    best_streak=whole["best_streak"], missed=Counter(missed), discards=whole["discards"],
-                   best_discards=whole["best_discards"], points_lost=float(points_lost))
+                   best_discards=whole["best_discards"], points_lost=float(points_lost), plays=whole["plays"],
+                   right_plays=whole["right_plays"], play_points_lost=float(play_lost))
 
 
 MOST_DRILLS = 10**8
@@ -315,7 +343,7 @@ MOST_DRILLS = 10**8
 _LONGEST_COUNT = 7 * 86400
 """Seconds: no count takes a week on average (without the timer a drill waits, but not that long)."""
 _MOST_LOST = 200
-"""Points a deal given up at most: far beyond the worst discard's expected loss."""
+"""Points a deal (or a card laid) given up at most: far beyond the worst discard's or card's expected loss."""
 _MOST_ITEMS = 20
 """Scoring items a count can miss at most (a hand and starter hold at most eight fifteens, and so on)."""
 _KIND_NAMES = {ScoreKind.RUN: "runs", ScoreKind.FLUSH: "flushes", ScoreKind.NOBS: "nobs", ScoreKind.PAIR: "pairs",

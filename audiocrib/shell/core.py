@@ -21,7 +21,6 @@ from audiocrib.engine.cards import Card
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.text import printable
 from audiocrib.engine.views import PlayerView
-from audiocrib.progress.practice import DiscardDrill
 from audiocrib.progress.statistics import Statistics
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.countclock import CountClock
@@ -57,7 +56,7 @@ from audiocrib.telling.narrator import Narrator
 
 _CONNECTING_WEB = (Binding(("escape",), "Stop connecting; your name is asked again.", "_stop_connecting"),)
 """Escape while connecting, in a browser's session (which has no main menu)."""
-_POSITION_KEYS = frozenset({"_mark_at", "_select_at", "mark_at"})
+_POSITION_KEYS = frozenset({"_mark_at", "_select_at", "mark_at", "choose_at"})
 """The methods of the digit keys that pick a card by its position in the hand."""
 
 
@@ -256,8 +255,7 @@ class SessionCore:
         the positions the hand has (1 to 6 for six cards), as F1 and question mark say them."""
         if self.mode is Mode.DRILL:
             own = tuple(Binding(d.keys, d.description, d.method) for d in DRILL_KEYS.get(self.moment, ()))
-            drill = self.drills.drill
-            held = len(drill.cards) if self.moment == "discarding" and isinstance(drill, DiscardDrill) else 0
+            held = self.drills.held()
         elif self.mode is Mode.GAME:
             own = _MOMENT_KEYS.get(self.moment, ())
             held = len(self._hand()) if self.moment in ("discard", "play") else 0

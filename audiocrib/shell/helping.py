@@ -63,6 +63,8 @@ class Helping(SessionCore):
             lines += [f"{key_words(b.keys)}: {b.description}" for b in own]
             if self.table is not None and self.rules.muggins and self.moment in ("review", "discard"):
                 lines += [f"{key_words(b.keys)}: {b.description}" for b in _TABLE if b.method == "_call_muggins"]
+            if self.moment in ("discard", "play"):
+                lines += [f"{key_words(b.keys)}: {b.description}" for b in _TABLE if b.method == "_advice"]
             lines.append("c b f v s t h n l answer questions, comma and period step through messages. "
                          "Question mark lists every key.")
         else:

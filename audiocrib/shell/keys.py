@@ -182,7 +182,7 @@ _QUESTIONS = ("discard", "play", "count", "peg")
 
 
 _MOVES = frozenset({"_lay_away", "_play", "_claim", "_go_on", "_to_main_menu", "drills.answer_count",
-                    "drills.answer_discard", "drills.next_drill"})
+                    "drills.answer_discard", "drills.answer_play", "drills.next_drill"})
 """The keys that make a move or go on, in the game and the drills: guarded against being typed ahead of the
 news."""
 
@@ -268,7 +268,8 @@ def key_words(keys: tuple[str, ...]) -> str:
     return " or ".join(_KEY_WORDS.get(k, k) for k in keys)
 
 
-_DRILL_WORDS = {"counting": "while you count", "discarding": "while you lay away", "answered": "after an answer"}
+_DRILL_WORDS = {"counting": "while you count", "discarding": "while you lay away",
+                "playing": "while you choose a card to lay", "answered": "after an answer"}
 
 
 _MOMENT_WORDS = {

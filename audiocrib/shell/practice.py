@@ -12,9 +12,9 @@ class Practice(SessionCore):
     def _practice_choose(self, item: str) -> None:
         if self.drills.change(item, 1):
             self.say(f"{self._item_text(item)}.")
-        elif item in ("start counting", "start discarding"):
+        elif self.drills.starts(item):
             self.mode = Mode.DRILL
-            self.drills.start("counting" if item == "start counting" else "discarding")
+            self.drills.start(self.drills.starts(item) or "")
             self._note_news()
         elif item == "figures":
             for line in self.drills.figures():

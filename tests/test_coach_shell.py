@@ -1,0 +1,108 @@
+"""The coach's a key at the table, through the real prompt_toolkit application: the expert's advice for the decision
+waiting, worked out from the player's own view, said again alike, and a sentence that changes nothing when no
+decision waits."""
+
+from __future__ import annotations
+
+from audiocrib.coach import Coach, LayAwayAdvice, PlayAdvice
+from audiocrib.engine.views import PlayerView
+from audiocrib.telling.coaching import lay_away_words, no_advice, play_words
+from audiocrib.telling.listener import SeatNames
+from tests.shell_driver import Table, lay_away_first, play_a_card, run
+
+
+def _expected(view: PlayerView) -> str:
+    advice = Coach().advise(view)
+    seats = SeatNames(view.names, view.rules, view.seat)
+    if isinstance(advice, LayAwayAdvice):
+        return lay_away_words(advice, seats, view.dealer)
+    assert isinstance(advice, PlayAdvice)
+    return play_words(advice, seats)
+
+
+def test_a_gives_the_expert_s_lay_away_and_following_it_lays_those_cards_away() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")  # New game
+        assert table.session.moment == "discard"
+        view = table.session.view()
+        advice = Coach().advise(view)
+        assert isinstance(advice, LayAwayAdvice)
+        said = await table.answer("a")
+        assert said == _expected(view)
+        assert said.startswith("Keep ")
+        assert await table.answer("a") == said  # asked again: the same words
+        assert table.session.view() == view and table.session.marked == []  # nothing changed
+        hand = sorted(view.hand)
+        await table.press(*(str(hand.index(card) + 1) for card in advice.best.discard), "enter")
+        laid = table.session.view().discards
+        assert laid is not None and set(laid) == set(advice.best.discard)
+
+    run(script, seed=4)
+
+
+def test_a_in_the_play_names_a_card_the_player_may_lay_and_says_why() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await lay_away_first(table)
+        plays = 0
+        while plays < 3 and table.session.view().phase.value == "play":
+            if table.session.moment == "play":
+                view = table.session.view()
+                advice = Coach().advise(view)
+                assert isinstance(advice, PlayAdvice)
+                assert advice.best.card in view.playable
+                said = await table.answer("a")
+                assert said == _expected(view)
+                assert advice.best.card.rank.word in said
+                await play_a_card(table)
+                plays += 1
+            else:
+                await table.press("enter")
+        assert plays >= 2
+
+    run(script, seed=6)
+
+
+def test_a_with_no_decision_waiting_says_so_and_changes_nothing() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await lay_away_first(table)
+        for _ in range(40):  # to a moment that is not the player's decision: the others' turn, or a pause
+            if table.session.moment in ("waiting", "review"):
+                break
+            await play_a_card(table)
+        assert table.session.moment in ("waiting", "review")
+        before = table.session.view()
+        assert await table.answer("a") == no_advice()
+        assert table.session.view().events == before.events
+
+    run(script, seed=2)
+
+
+def test_the_decisions_taken_are_noted_for_the_review() -> None:
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        view = table.session.view()
+        await lay_away_first(table)
+        noted = table.session.notebook.deal_review(table.session.view().events, view.game_number, view.deal_number)
+        assert [d.chosen for d in noted.decisions] == [tuple(sorted(view.hand)[: view.must_discard])]
+        assert noted.decisions[0].view == view
+
+    run(script, seed=3)
+
+
+def test_the_help_and_question_mark_name_the_advice_key() -> None:
+    advice_line = "a: Advice: what the expert would lay away or play now, and why."
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        assert advice_line in await table.press("tab")
+        said = await table.press("?")
+        for _ in range(12):
+            if any(advice_line in line for line in said):
+                break
+            said = await table.press(".")
+        assert any(line.startswith("At the table, always:") and advice_line in line for line in said), said
+
+    run(script, seed=1)
+
