@@ -61,7 +61,7 @@ def _short(rules: Rules) -> Rules:
     return dataclasses.replace(rules, target=61)
 
 
-@pytest.mark.parametrize("rules", TABLES, ids=[r.describe() for r in TABLES])
+@pytest.mark.parametrize("rules", TABLES, ids=[_short(r).describe() for r in TABLES])
 def test_following_the_advice_is_playing_as_the_expert(rules: Rules) -> None:
     coached = Coached()
     for seed in (27, 28):
