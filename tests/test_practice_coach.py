@@ -98,7 +98,8 @@ def test_the_play_drill_deals_a_known_position_and_the_coach_judges_the_card(tmp
         said = await table.press("enter")
         assert said[-1].startswith("You laid the ace of hearts: choice three of three. It gives up about two and "
                                    "three quarters points of expectation. The coach's reason: The four: it pairs the "
-                                   "four for two and leaves eight, where a four gives Bob a pair royal for six")
+                                   "four for two and leaves eight, where either of the two fours you have not seen "
+                                   "gives Bob a pair royal for six")
         assert said[-1].endswith(" Press a for every card, Enter for the next one.")
         assert await table.answer("1") == "The 1 key does nothing now. Press Tab for help."
         said = await table.press("a", ".", ".")

@@ -21,7 +21,7 @@ from functools import partial
 from audiocrib.bots.crib import crib_value
 from audiocrib.bots.discards import DiscardOption, analyse
 from audiocrib.bots.expert import Expert, board_chance, to_the_board
-from audiocrib.engine.cards import Card
+from audiocrib.engine.cards import DECK, Card, Rank, Suit
 from audiocrib.engine.scoring import Score, score_kept
 from audiocrib.engine.views import PlayerView
 
@@ -36,9 +36,11 @@ class KeepChoice:
     """One way to lay away, as the expert weighs it.
 
     ``loss`` is how far its net falls short of the expert's choice (0 for that choice); ``holds`` what the kept
-    cards score before the starter; ``most_hand`` and ``least_crib`` whether no other keep has a bigger expected
+    cards score before the starter; ``most_hand`` and ``best_crib`` whether no other keep has a bigger expected
     hand, or gives the crib less (more, when it is one's own); ``chance``, when the expert plays to the board, the
-    share of starters with which the hand (and one's own crib, on average) makes the points needed.
+    share of starters with which the hand (and one's own crib, on average) makes the points needed. ``flush`` and
+    ``nobs`` are the parts of ``expected_hand`` that a flush kept and a jack kept (one more when its suit is cut)
+    bring on average.
     """
 
     keep: tuple[Card, ...]
@@ -51,6 +53,13 @@ class KeepChoice:
     most_hand: bool
     best_crib: bool
     chance: float | None = None
+    flush: float = 0.0
+    nobs: float = 0.0
+
+    @property
+    def jacks(self) -> tuple[Card, ...]:
+        """The jacks kept: each scores one for nobs when a card of its suit is cut."""
+        return tuple(c for c in self.keep if c.rank is Rank.JACK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +67,7 @@ class LayAwayAdvice:
     """The expert's choice first, then the next best (up to `SHOWN`), and what the whole choice turned on.
 
     ``need`` is set when the expert lays away to the board: the points its hand should make (what the side needs
-    to win, less a little for pegging).
+    to win, ``to_win``, less a little for pegging).
     """
 
     choices: tuple[KeepChoice, ...]
@@ -68,6 +77,8 @@ class LayAwayAdvice:
     """How many ways there were to lay away."""
     everything: tuple[KeepChoice, ...]
     """Every way, in the order of ``choices`` and then best net first."""
+    to_win: int | None = None
+    """With ``need``: the points the side needs to win."""
 
     @property
     def best(self) -> KeepChoice:
@@ -80,12 +91,26 @@ class LayAwayAdvice:
         return next(c for c in self.everything if set(c.discard) == wanted)
 
 
+def _starter_shares(hand: Sequence[Card]) -> dict[Suit, float]:
+    """For each suit, the share of the starters not among ``hand`` that are of it."""
+    starters = [c for c in DECK if c not in set(hand)]
+    return {suit: sum(1 for c in starters if c.suit is suit) / len(starters) for suit in Suit}
+
+
+def _flush(keep: Sequence[Card], shares: dict[Suit, float]) -> float:
+    """What a flush kept brings on average: a point a card, one more when the starter is of its suit."""
+    if len({c.suit for c in keep}) != 1:
+        return 0.0
+    return len(keep) + shares[keep[0].suit]
+
+
 def _choices(
     options: list[DiscardOption], first: DiscardOption, hand: Sequence[Card], my_crib: bool, need: int | None
 ) -> tuple[KeepChoice, ...]:
     most_hand = max(o.expected_hand for o in options)
     cribs = [o.expected_crib or 0.0 for o in options]
     best_crib = max(cribs) if my_crib else min(cribs)
+    shares = _starter_shares(hand)
     ordered = [first, *(o for o in options if o is not first)]
     if need is not None:
         ordered = [first, *sorted(ordered[1:], key=lambda o: -board_chance(o, hand, my_crib, need) - o.net / 40.0)]
@@ -101,18 +126,20 @@ def _choices(
             most_hand=o.expected_hand >= most_hand - 1e-9,
             best_crib=abs((o.expected_crib or 0.0) - best_crib) < 1e-9,
             chance=None if need is None else board_chance(o, hand, my_crib, need),
+            flush=_flush(o.keep, shares),
+            nobs=sum(shares[c.suit] for c in o.keep if c.rank is Rank.JACK),
         )
         for o in ordered
     )
 
 
 def _distinct(everything: tuple[KeepChoice, ...]) -> tuple[KeepChoice, ...]:
-    """The first `SHOWN` choices that differ by more than their suits (keeping the five of hearts or of spades
-    is one choice when it changes nothing)."""
+    """The first `SHOWN` choices that keep different ranks: the advice names the cards kept by rank, so keeping
+    the five of hearts or of spades is said once, the better of them."""
     shown: list[KeepChoice] = []
-    seen: set[tuple[tuple[int, ...], float]] = set()
+    seen: set[tuple[int, ...]] = set()
     for choice in everything:
-        key = (tuple(int(c.rank) for c in choice.keep), round(choice.net, 6))
+        key = tuple(int(c.rank) for c in choice.keep)
         if key not in seen:
             seen.add(key)
             shown.append(choice)
@@ -139,7 +166,8 @@ def lay_away_advice(view: PlayerView, expert: Expert | None = None) -> LayAwayAd
     options, need = expert.discard_options(view)
     first = options[0] if need is None else to_the_board(view.hand, view.my_crib, options, need)
     everything = _choices(options, first, view.hand, view.my_crib, need)
-    return LayAwayAdvice(_distinct(everything), view.my_crib, need, len(options), everything)
+    to_win = None if need is None else view.rules.target - view.scores[view.side]
+    return LayAwayAdvice(_distinct(everything), view.my_crib, need, len(options), everything, to_win)
 
 
 def lay_away_loss(advice: LayAwayAdvice, discard: Sequence[Card]) -> float:

@@ -18,6 +18,7 @@ opponent could score by laying it, and how many of the unseen cards are of that 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,10 +26,13 @@ from audiocrib.bots.base import points_now, winning_card
 from audiocrib.bots.expert import Expert
 from audiocrib.bots.pegging import RANK_VALUE
 from audiocrib.engine.cards import DECK, Card, Rank
-from audiocrib.engine.scoring import Score, score_play
+from audiocrib.engine.scoring import Score, ScoreKind, score_play
 from audiocrib.engine.views import PlayerView
 
-__all__ = ["CardChoice", "PlayAdvice", "Reply", "play_advice", "play_loss"]
+__all__ = ["DANGEROUS_COUNTS", "CardChoice", "PlayAdvice", "Reply", "play_advice", "play_loss"]
+
+DANGEROUS_COUNTS = (5, 10, 21)
+"""Counts that any ten-card (five, twenty-one) or any five (ten) makes fifteen or thirty-one on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +53,10 @@ class CardChoice:
     side's, or (``PlayAdvice.board``) the chance of winning, in percent. ``loss`` is how far it falls short of the
     expert's choice. ``score`` is what it pegs now, ``last`` whether it is sure to take one for the last card too.
     ``replies`` are the ranks with which the next opponent would score on it, most points first; ``fits`` is how
-    many unseen cards could be laid on it at all.
+    many unseen cards could be laid on it at all, and ``go_chance`` the chance that none of the opponent's cards
+    fits (they must say go), counting every unseen card as equally likely to be in their hand. ``final`` is set
+    when it is the last card of the play (nobody holds another), ``backed`` when the seat holds another card of
+    its rank and could answer a pair with a pair royal.
     """
 
     card: Card
@@ -60,6 +67,9 @@ class CardChoice:
     last: bool
     replies: tuple[Reply, ...]
     fits: int
+    go_chance: float = 0.0
+    final: bool = False
+    backed: bool = False
 
     @property
     def pegs(self) -> int:
@@ -70,6 +80,13 @@ class CardChoice:
     def danger(self) -> int:
         """The most the next opponent could score on it."""
         return max((r.score.total for r in self.replies), default=0)
+
+    @property
+    def dangerous_count(self) -> bool:
+        """It leaves one of the counts players avoid, five, ten or twenty-one, and a card the seat has not seen
+        makes fifteen or thirty-one on it there."""
+        return self.count in DANGEROUS_COUNTS and any(
+            r.score.of_kind(ScoreKind.FIFTEEN, ScoreKind.THIRTY_ONE) for r in self.replies)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +111,8 @@ class PlayAdvice:
     """Points the next opponent's side (or, with none, the closest other side) needs to win."""
     unseen: int
     """How many cards the seat has not seen."""
+    go_ours: bool = False
+    """When the next opponent must say go, nobody else can lay before this seat: the go is the seat's."""
 
     @property
     def best(self) -> CardChoice:
@@ -162,20 +181,25 @@ def play_advice(view: PlayerView, expert: Expert | None = None) -> PlayAdvice:
     if opponent is not None and view.rules.side_of(opponent) == view.side:
         opponent = None
     best_value = values[int(chosen.rank)]
+    held = view.held[opponent] if opponent is not None else 0
     choices = []
     for card in [chosen, *sorted((c for c in by_rank.values() if c.rank is not chosen.rank),
                                  key=lambda c: (-values[int(c.rank)], c))]:
         replies, fits = _replies(view, card, unseen) if opponent is not None else ((), 0)
         score = score_play([*(c for _, c in view.series), card])
+        count = view.count + card.value
         choices.append(CardChoice(
             card=card,
             value=values[int(card.rank)],
             loss=max(0.0, best_value - values[int(card.rank)]),
-            count=view.count + card.value,
+            count=count,
             score=score,
             last=points_now(view, card) > score.total,
             replies=replies,
             fits=fits,
+            go_chance=_none_fit(len(unseen), fits, held) if opponent is not None and count < 31 else 0.0,
+            final=sum(view.held) == 1,
+            backed=any(c.rank is card.rank and c != card for c in view.hand) and count + 2 * card.value <= 31,
         ))
     needs = [view.rules.target - s for s in view.scores]
     others = [n for side, n in enumerate(needs) if side != view.side]
@@ -189,7 +213,16 @@ def play_advice(view: PlayerView, expert: Expert | None = None) -> PlayAdvice:
         opponent=opponent,
         opponent_need=needs[view.rules.side_of(opponent)] if opponent is not None else min(others),
         unseen=len(unseen),
+        go_ours=opponent is not None and all(
+            s in (view.seat, opponent) or s in view.said_go or not view.held[s] for s in range(view.rules.players)),
     )
+
+
+def _none_fit(unseen: int, fits: int, held: int) -> float:
+    """The chance that a hand of ``held`` cards drawn from ``unseen`` holds none of the ``fits`` that fit."""
+    if held > unseen:
+        return 0.0
+    return math.comb(unseen - fits, held) / math.comb(unseen, held)
 
 
 def play_loss(advice: PlayAdvice, card: Card) -> float:

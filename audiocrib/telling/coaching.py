@@ -8,8 +8,10 @@ found (`audiocrib.coach`), never from a fixed list of tips: a reason is said onl
 >>> advice = lay_away_facts(parse_cards("5H 5S 5C JD 4H 6C"), discard=2, my_crib=False, crib_size=4)
 >>> print(lay_away_words(advice, s, dealer=1))  # doctest: +NORMALIZE_WHITESPACE
 Keep the three fives and the jack, and lay away the four and six: sixteen and three quarters on average, the most
-of any keep, with fourteen in hand before the starter. The four and six give Bob's crib about five. Net: eleven and
-three quarters. Next best: keep the four and three fives, net eight and a half, three and a quarter less.
+of any keep. It holds fourteen before the starter: four fifteens and a pair royal. The jack scores one more for
+nobs if a diamond is cut. The four and six give Bob's crib about five. Net: eleven and three quarters. Next best:
+keep the four and the three fives, net eight and a half, three and a quarter points less; keep the four, the two
+fives and the six, net eight and a half, three and a quarter points less.
 """
 
 from __future__ import annotations
@@ -79,19 +81,65 @@ def rank_list(cards: Sequence[Card], article: bool = True) -> str:
     return join_words([f"the {p}" if article else p for p in parts])
 
 
-def _holds(score: Score) -> str:
-    """What kept cards hold before the starter, or "" when nothing."""
-    if not score.total:
-        return ""
-    return f"it holds {number_words(score.total)} before the starter"
+def _suit_cut(card: Card) -> str:
+    """"a heart is cut"."""
+    return f"a {card.suit.word[:-1]} is cut"
 
 
-def _flush_words(choice: KeepChoice) -> str:
+_HELD_AS = {
+    ScoreKind.FIFTEEN: ("a fifteen", "fifteens"),
+    ScoreKind.PAIR: ("a pair", "pairs"),
+    ScoreKind.PAIR_ROYAL: ("a pair royal", "pairs royal"),
+    ScoreKind.DOUBLE_PAIR_ROYAL: ("a double pair royal", "double pairs royal"),
+}
+
+
+def _held_items(score: Score) -> str:
+    """What a kept hand's points are made of, flush aside: "four fifteens and a pair royal", "a double run of
+    three" (two runs of three and their pair are said as players say them)."""
+    counts: dict[tuple[ScoreKind, int], int] = {}
+    for item in score.items:
+        if item.kind is not ScoreKind.FLUSH:
+            key = (item.kind, item.points if item.kind is ScoreKind.RUN else 0)
+            counts[key] = counts.get(key, 0) + 1
+    # A double run holds its pair, a triple run its pair royal, a quadruple run its two pairs: said as one.
+    runs = max((n for (kind, _), n in counts.items() if kind is ScoreKind.RUN), default=0)
+    within = {2: (ScoreKind.PAIR, 1), 3: (ScoreKind.PAIR_ROYAL, 1), 4: (ScoreKind.PAIR, 2)}.get(runs)
+    if within is not None and counts.get((within[0], 0), 0) >= within[1]:
+        counts[(within[0], 0)] -= within[1]
+    parts = []
+    for (kind, length), n in counts.items():
+        if not n:
+            continue
+        if kind is ScoreKind.RUN:
+            many = {1: "a run", 2: "a double run", 3: "a triple run", 4: "a quadruple run"}.get(n, "runs")
+            parts.append(f"{many} of {number_words(length)}")
+        else:
+            one, plural = _HELD_AS[kind]
+            parts.append(one if n == 1 else f"{number_words(n)} {plural}")
+    return join_words(parts)
+
+
+def _held_words(choice: KeepChoice) -> str:
+    """What the kept cards hold before the starter and of what, the flush in it, and nobs: "" when none."""
+    sentences = []
     flush = choice.holds.of_kind(ScoreKind.FLUSH)
-    if not flush:
-        return ""
-    suit = choice.keep[0].suit.word
-    return f"it holds a flush of {number_words(len(choice.keep))} in {suit}"
+    items = _held_items(choice.holds)
+    if flush:
+        size = number_words(len(choice.keep))
+        suit = choice.keep[0].suit.word
+        also = f"; with {items} it holds {number_words(choice.holds.total)} before the starter" if items else ""
+        sentences.append(f"Its {size} {suit} are a flush, {size} points, {number_words(len(choice.keep) + 1)} if "
+                         f"{_suit_cut(choice.keep[0])}{also}.")
+    elif choice.holds.total:
+        sentences.append(f"It holds {number_words(choice.holds.total)} before the starter: {items}.")
+    jacks = choice.jacks
+    if len(jacks) == 1:
+        sentences.append(f"The jack scores one more for nobs if {_suit_cut(jacks[0])}.")
+    elif jacks:
+        suits = " or ".join(f"a {jack.suit.word[:-1]}" for jack in jacks)
+        sentences.append(f"The jacks score one more for nobs if {suits} is cut.")
+    return " ".join(sentences)
 
 
 def _crib_words(choice: KeepChoice, s: SeatNames, dealer: int, my_crib: bool) -> str:
@@ -107,25 +155,54 @@ def _crib_words(choice: KeepChoice, s: SeatNames, dealer: int, my_crib: bool) ->
     return f"{thrown} {'gives' if one else 'give'} {crib} {worth}{least}."
 
 
+def _board_words(advice: LayAwayAdvice) -> str:
+    """Laying away to the board: what the hand must make and how often the expert's keep makes it."""
+    best = advice.best
+    need = number_words(max(0, advice.need or 0))
+    counted = "your hand and crib make" if advice.my_crib else "your hand makes"
+    if advice.to_win is not None:
+        first = (f"You need {number_words(advice.to_win)} to win: keep the cards most likely to count out. "
+                 f"Keep {rank_list(best.keep)}, and lay away {rank_list(best.discard)}.")
+        aim = f"With about {number_words(advice.to_win - (advice.need or 0))} from the play, {counted} {need}"
+    else:
+        first = (f"You need {need} from your hand: keep the cards most likely to count out. "
+                 f"Keep {rank_list(best.keep)}, and lay away {rank_list(best.discard)}.")
+        aim = f"{capitalised(counted)} {need}"
+    chance = best.chance or 0.0
+    if chance <= 0.0:
+        return f"{first} {aim} with no starter, but other keeps that might give up more points on average."
+    return f"{first} {aim} {_starters(chance)}."
+
+
+def _starters(chance: float) -> str:
+    """"with any starter", "with forty in a hundred starters", "with no starter"."""
+    if chance >= 1.0:
+        return "with any starter"
+    if chance <= 0.0:
+        return "with no starter"
+    return f"with {number_words(max(1, min(99, round(chance * 100))))} in a hundred starters"
+
+
 def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
     """The lay-away advice: the expert's keep with its reason, then the next best and what each gives up."""
     best = advice.best
     parts: list[str] = []
-    if advice.need is not None:
-        chance = round((best.chance or 0.0) * 100)
-        parts.append(f"You need {number_words(advice.need)} from your hand to go out: keep the cards most likely to "
-                     f"count out. Keep {rank_list(best.keep)}, and lay away {rank_list(best.discard)}: they make it "
-                     f"with {number_words(chance)} in a hundred starters.")
+    hopeless = advice.need is not None and not any(c.chance for c in advice.everything)
+    if advice.need is not None and not hopeless:
+        parts.append(_board_words(advice))
     else:
-        why = f"{amount(best.expected_hand)} on average"
-        if best.most_hand:
-            why += ", the most of any keep"
-        held = _flush_words(best) or _holds(best.holds)
+        if hopeless:
+            need = number_words(advice.to_win if advice.to_win is not None else advice.need or 0)
+            parts.append(f"You need {need} to win, more than this hand can make with any starter, so keep for "
+                         f"points.")
+        most = ", the most of any keep" if best.most_hand else ""
+        parts.append(f"Keep {rank_list(best.keep)}, and lay away {rank_list(best.discard)}: "
+                     f"{amount(best.expected_hand)} on average{most}.")
+        held = _held_words(best)
         if held:
-            why += f"; {held}"
-        parts.append(f"Keep {rank_list(best.keep)}, and lay away {rank_list(best.discard)}: {why}.")
+            parts.append(held)
     parts.append(_crib_words(best, s, dealer, advice.my_crib))
-    if not best.most_hand and advice.need is None:
+    if not best.most_hand and (advice.need is None or hopeless):
         bigger = max(advice.everything, key=lambda c: c.expected_hand)
         side = "puts more in your side's crib" if advice.my_crib else "gives the crib less"
         parts.append(f"Keeping {rank_list(bigger.keep)} holds more, {amount(bigger.expected_hand)}, but this "
@@ -133,6 +210,9 @@ def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
     parts.append(f"Net: {amount(best.net)}.")
     nexts = []
     for choice in advice.choices[1:]:
+        if advice.need is not None and not hopeless:
+            nexts.append(f"keep {rank_list(choice.keep)}, {_starters(choice.chance or 0.0)}")
+            continue
         less = "as good" if choice.loss < 0.1 else f"{loss_words(choice.loss)} less"
         nexts.append(f"keep {rank_list(choice.keep)}, net {amount(choice.net)}, {less}")
     if nexts:
@@ -142,39 +222,51 @@ def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
 
 # ----------------------------------------------------------------------------------------------- the play
 _SCORES_AS = {
-    ScoreKind.FIFTEEN: "makes fifteen",
-    ScoreKind.THIRTY_ONE: "makes thirty-one",
-    ScoreKind.PAIR_ROYAL: "makes a pair royal",
-    ScoreKind.DOUBLE_PAIR_ROYAL: "makes a double pair royal",
+    ScoreKind.FIFTEEN: "fifteen",
+    ScoreKind.THIRTY_ONE: "thirty-one",
+    ScoreKind.PAIR_ROYAL: "a pair royal",
+    ScoreKind.DOUBLE_PAIR_ROYAL: "a double pair royal",
 }
 
 
 def _scores(score: Score, card: Card) -> list[str]:
-    """What a card pegs, item by item: "makes fifteen for two", "pairs the eight for two"."""
+    """What a card pegs: "pairs the eight for two", "makes fifteen for two and a run of three for three"."""
     words = []
+    made: list[str] = []
     for item in score.items:
         if item.kind is ScoreKind.PAIR:
             words.append(f"pairs the {card.rank.word} for two")
         elif item.kind is ScoreKind.RUN:
-            words.append(f"makes a run of {number_words(item.points)} for {number_words(item.points)}")
+            made.append(f"a run of {number_words(item.points)} for {number_words(item.points)}")
         else:
-            words.append(f"{_SCORES_AS[item.kind]} for {number_words(item.points)}")
+            made.append(f"{_SCORES_AS[item.kind]} for {number_words(item.points)}")
+    if made:
+        words.append(f"makes {join_words(made)}")
     return words
 
 
 def _grouped(replies: Sequence[Reply]) -> list[tuple[str, Score, int]]:
-    """Replies with the ten-cards that score alike (fifteen or thirty-one, no pair) said as one: "a ten-card"."""
+    """Replies with the ten-cards that score alike (fifteen or thirty-one, no pair) said as one: "ten-cards"; each
+    with the plural of its rank, or its rank alone ("seven"), to be said with how many are unseen."""
     tens = [r for r in replies if r.rank.value_in_count == 10 and not r.score.of_kind(ScoreKind.PAIR)
             and not r.score.of_kind(ScoreKind.RUN)]
     grouped: list[tuple[str, Score, int]] = []
     if len(tens) > 1 and len({r.score.total for r in tens}) == 1:
-        grouped.append(("a ten-card", tens[0].score, sum(r.cards for r in tens)))
+        grouped.append(("ten-card", tens[0].score, sum(r.cards for r in tens)))
         rest = [r for r in replies if r not in tens]
     else:
         rest = list(replies)
-    grouped += [(f"a{'n' if r.rank in (Rank.ACE, Rank.EIGHT) else ''} {r.rank.word}", r.score, r.cards) for r in rest]
+    grouped += [(r.rank.word, r.score, r.cards) for r in rest]
     grouped.sort(key=lambda g: (-g[1].total, -g[2]))
     return grouped
+
+
+def _unseen_cards(what: str, cards: int) -> str:
+    """"any of the three sevens you have not seen", "the one seven you have not seen"."""
+    if cards == 1:
+        return f"the one {what} you have not seen"
+    plural = "sixes" if what == "six" else f"{what}s"
+    return f"{'either' if cards == 2 else 'any'} of the {number_words(cards)} {plural} you have not seen"
 
 
 _REPLY_AS = {
@@ -194,19 +286,32 @@ def _reply_words(score: Score) -> str:
 
 
 def _danger(choice: CardChoice, advice: PlayAdvice, s: SeatNames) -> str:
-    """What the next opponent could score on ``choice`` ("twenty, where a king gives Bob a pair royal for six"),
-    that nothing scores on it, or "" when nobody can reply."""
+    """What the count left means for the next opponent: that they likely must say go, that it is a count to
+    avoid, what they could score on it, or that nothing scores; "" when nobody can reply."""
     if advice.opponent is None or choice.count == 31:
         return ""
     name = s.seat(advice.opponent)
     count = number_words(choice.count)
     if choice.fits == 0:
-        return f"{count}, where no card you have not seen fits, so {name} must say go"
+        yours = ", and the go is yours" if advice.go_ours else ""
+        return f"{count}, where no card you have not seen fits, so {name} must say go{yours}"
+    if choice.go_chance >= 0.5:
+        yours = ", and the go is then yours" if advice.go_ours else ""
+        chance = number_words(round(choice.go_chance * 100))
+        return (f"{count}, where few cards fit under thirty-one, so {name} must say go {chance} times in a "
+                f"hundred{yours}")
     if not choice.replies:
         return f"{count}, where nothing {name} lays scores"
-    what, score, cards = _grouped(choice.replies)[0]
-    return (f"{count}, where {what} gives {name} {_reply_words(score)} ({number_words(cards)} of "
-            f"{number_words(advice.unseen)} unseen cards)")
+    grouped = _grouped(choice.replies)
+    what, score, cards = grouped[0]
+    if not choice.dangerous_count:
+        return f"{count}, where {_unseen_cards(what, cards)} gives {name} {_reply_words(score)}"
+    # Name the fifteen or thirty-one the count is known for, then anything bigger.
+    which, known, many = next(g for g in grouped if g[1].of_kind(ScoreKind.FIFTEEN, ScoreKind.THIRTY_ONE))
+    words = f"{count}, a count to avoid, where {_unseen_cards(which, many)} gives {name} {_reply_words(known)}"
+    if score.total > known.total:
+        words += f", and {_unseen_cards(what, cards)} {_reply_words(score)}"
+    return words
 
 
 def _card_title(card: Card, capital: bool = True) -> str:
@@ -218,7 +323,7 @@ def play_words(advice: PlayAdvice, s: SeatNames) -> str:
     best = advice.best
     title = _card_title(best.card)
     if advice.wins:
-        pegs = join_words(_scores(best.score, best.card) + (["takes the last card for one"] if best.last else []))
+        pegs = join_words(_scores(best.score, best.card) + ([_last_words(best)] if best.last else []))
         return f"{title} wins the game: it {pegs}, and you need {number_words(advice.need)}."
     if len(advice.choices) == 1:
         reasons = _play_reasons(best, advice, s)
@@ -226,14 +331,13 @@ def play_words(advice: PlayAdvice, s: SeatNames) -> str:
         return f"You can lay only {_card_title(best.card, False)}.{tail}"
     parts = []
     if advice.board:
-        chance = round(best.value)
         opp = s.seat(advice.opponent) if advice.opponent is not None else "the other side"
-        parts.append(f"You need {number_words(advice.need)} to win and {opp} {number_words(advice.opponent_need)}: "
-                     f"playing to the board, {_card_title(best.card, False)} gives you the best chance, about "
-                     f"{number_words(chance)} in a hundred.")
+        parts.append(f"You need {number_words(advice.need)} to win, and {opp} {number_words(advice.opponent_need)}. "
+                     f"Playing to the board, {_card_title(best.card, False)} gives you the best chance: about "
+                     f"{number_words(round(best.value))} in a hundred.")
     reasons = _play_reasons(best, advice, s)
     if reasons:
-        parts.append(f"{title}: it {join_words(reasons)}.")
+        parts.append(f"{'It' if advice.board else title + ': it'} {join_words(reasons)}.")
     elif not advice.board:
         parts.append(f"{title}.")
     for other in advice.choices[1:3]:
@@ -241,22 +345,32 @@ def play_words(advice: PlayAdvice, s: SeatNames) -> str:
     return " ".join(parts)
 
 
+def _last_words(choice: CardChoice) -> str:
+    return "takes one for the last card" if choice.final else "takes the go for one"
+
+
 def _play_reasons(choice: CardChoice, advice: PlayAdvice, s: SeatNames) -> list[str]:
+    """Why the expert's card (or the only one): what it pegs, then what the count it leaves means."""
     reasons = _scores(choice.score, choice.card)
     if choice.last:
-        reasons.append("takes the go for one" if choice.count < 31 else "takes the last card")
+        reasons.append(_last_words(choice))
     if advice.lead and choice.card.value < 5 and advice.opponent is not None:
-        reasons.append("is a safe lead, since no card makes fifteen on it")
-        return reasons
-    danger = _danger(choice, advice, s)
-    if danger:
-        reasons.append(f"leaves {danger}")
+        reasons.append("is a lead under five, so no card makes fifteen on it")
+    else:
+        danger = _danger(choice, advice, s)
+        if danger and choice.dangerous_count and len(advice.choices) > 1:
+            danger += ", but your other cards do worse"
+        if danger:
+            reasons.append(f"leaves {danger}")
+    if advice.lead and choice.backed and advice.opponent is not None and reasons:
+        name, rank = s.seat(advice.opponent), choice.card.rank.word
+        reasons[-1] += f"; if {name} pairs it, your other {rank} makes a pair royal"
     return reasons
 
 
 def _other_words(choice: CardChoice, advice: PlayAdvice, s: SeatNames) -> str:
-    """What another card gives up: "The queen would leave twenty, where a jack gives Bob a run of three for three:
-    two and a quarter points worse."."""
+    """What another card gives up, the cost first: "The queen is two and a quarter points worse: it would leave
+    twenty, where any of the three jacks you have not seen gives Bob a run of three for three."."""
     title = _card_title(choice.card)
     if advice.board:
         if choice.loss < 1.0:
@@ -264,14 +378,19 @@ def _other_words(choice: CardChoice, advice: PlayAdvice, s: SeatNames) -> str:
         return f"{title} gives about {number_words(round(choice.value))} in a hundred."
     if choice.loss < 0.1:
         return f"{title} is as good."
+    worse = f"{title} is {loss_words(choice.loss)} worse"
+    best = advice.best
+    if choice.count == best.count and choice.score.total == best.score.total and choice.last == best.last:
+        return f"{worse}: it leaves the same count, and the cards you keep play less well after it."
     reasons = _scores(choice.score, choice.card)
-    danger = _danger(choice, advice, s) if choice.replies else ""
+    if choice.last:
+        reasons.append(_last_words(choice))
+    danger = _danger(choice, advice, s)
     if danger:
         reasons.append(f"leave {danger}")
-    worse = f"{loss_words(choice.loss)} worse"
     if not reasons:
-        return f"{title} would be {worse}."
-    return f"{title} would {join_words(_infinitive(reasons))}: {worse}."
+        return f"{worse}."
+    return f"{worse}: it would {join_words(_infinitive(reasons))}."
 
 
 def _infinitive(phrases: list[str]) -> list[str]:
