@@ -74,8 +74,6 @@ class OnlineClient:
         """The milliseconds left on the server's counting clock for this seat's count when the view came."""
         self.move_ms: tuple[int, int] | None = None
         """Whose move the move time limit waits on and its milliseconds left when the view came, or None."""
-        self.advice_allowed = False
-        """Whether the table being played allows the coach's advice (the server says so with each view)."""
         self.version = 0
         """Counts the views received: the shell looks for news when it changes."""
         self.seated = 0
@@ -93,6 +91,12 @@ class OnlineClient:
     def close(self) -> None:
         """Disconnect for good."""
         self.link.close()
+
+    @property
+    def advice_allowed(self) -> bool:
+        """Whether the table this player sits at allows the coach's advice, as the server last told it (with the
+        table's state: a server written before the option says nothing, and that is not allowed)."""
+        return self.state is not None and self.state.advice
 
     @property
     def connected(self) -> bool:
@@ -206,9 +210,11 @@ class OnlineClient:
         state = next((a for a in answers if isinstance(a, m.TableState)), None)
         return state or "The server did not say which table you are at."
 
-    def create(self, rules: Rules, seats: tuple[str, ...], public: bool, move_limit: int | None) -> m.TableState | str:
-        """Open a table (this player at its first person's seat); its state, or why not."""
-        return self._seated(m.CreateTable(rules, seats, public, move_limit))
+    def create(self, rules: Rules, seats: tuple[str, ...], public: bool, move_limit: int | None,
+               advice: bool = False) -> m.TableState | str:
+        """Open a table (this player at its first person's seat; ``advice``: the coach's advice allowed at it); its
+        state, or why not."""
+        return self._seated(m.CreateTable(rules, seats, public, move_limit, advice))
 
     def join(self, table: str) -> m.TableState | str:
         """Sit at a table by its number or code; its state, or why not."""
@@ -342,7 +348,7 @@ class RemoteTable:
         return max(0.0, self.client.count_ms / 1000 - (self.client.clock() - self.client.viewed_at))
 
     def advice_allowed(self) -> bool:
-        """Whether the server's table allows the coach's advice (as it says in the seat's table news)."""
+        """Whether the server's table allows the coach's advice (as it says in the table's state)."""
         return self.client.advice_allowed
 
     def move_time(self) -> tuple[int, float] | None:
