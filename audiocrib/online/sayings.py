@@ -9,9 +9,11 @@ in the lobby, and a line of chat.
 "Table 5, Bob's: six-card cribbage, two players, to 121; one seat open; the coach's advice allowed."
 >>> state = TableState(4, "K7D3M9", 0, 1, Rules(players=3), (Seat("Ann", None, True), Seat("Bob", None, True),
 ...                    Seat(None, "easy", True, person=False)), True, None)
->>> print(who_is_here(state))  # doctest: +NORMALIZE_WHITESPACE
-At table 4: Ann, the host; you, Bob; and Easy, a computer player. The coach's advice is not allowed.
-The code is K 7 D 3 M 9.
+>>> who_is_here(state)
+'At table 4: Ann, the host; you, Bob; and Easy, a computer player. The code is K 7 D 3 M 9.'
+>>> import dataclasses
+>>> who_is_here(dataclasses.replace(state, code=None, advice=True))
+"At table 4: Ann, the host; you, Bob; and Easy, a computer player. The coach's advice is allowed."
 >>> chat_line("Ann", "<b>gg</b>")
 'Ann says: <b>gg</b>'
 """
@@ -22,8 +24,8 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
 from audiocrib.online.messages import LOBBY_PAGE, Lobby, TableState, TableSummary
 
-__all__ = ["advice_words", "back_line", "chat_line", "code_words", "gone_line", "left_for_now_line", "lobby_count",
-           "lobby_people", "rules_words", "table_line", "who_is_here"]
+__all__ = ["back_line", "chat_line", "code_words", "gone_line", "left_for_now_line", "lobby_count", "lobby_people",
+           "rules_words", "table_line", "who_is_here"]
 
 
 def rules_words(rules: Rules) -> str:
@@ -56,8 +58,9 @@ def code_words(code: str) -> str:
 
 
 def who_is_here(state: TableState) -> str:
-    """Who sits at the table: each seat's holder, the host, who is away, the computer players; whether the coach's
-    advice is allowed; and the code."""
+    """Who sits at the table: each seat's holder, the host, who is away, the computer players; that the coach's
+    advice is allowed, if it is (it is not, unless the host allowed it or the table has one seat for a person); and
+    the code."""
     people = []
     for number, seat in enumerate(state.seats):
         if not seat.person:
@@ -80,13 +83,8 @@ def who_is_here(state: TableState) -> str:
     listed = people[0] if len(people) == 1 else "; ".join(people[:-1]) + f"; and {people[-1]}"
     code = f" The code is {code_words(state.code)}." if state.code else ""
     waiting = "" if state.started else " The game has not begun."
-    advice = advice_words(state.advice)
-    return f"At table {state.number}: {listed}.{waiting} {advice}{code}"
-
-
-def advice_words(allowed: bool) -> str:
-    """Whether a table allows the coach's advice, as the waiting room says it."""
-    return "The coach's advice is allowed." if allowed else "The coach's advice is not allowed."
+    advice = " The coach's advice is allowed." if state.advice else ""
+    return f"At table {state.number}: {listed}.{waiting}{advice}{code}"
 
 
 def lobby_count(lobby: Lobby) -> str:
