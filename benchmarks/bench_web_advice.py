@@ -57,7 +57,9 @@ def words(coach: Coach, view: PlayerView) -> str:
     advice = coach.advise(view)
     assert advice is not None
     names = SeatNames(view.names, view.rules, view.seat)
-    return lay_away_words(advice, names, view.dealer) if isinstance(advice, LayAwayAdvice) else play_words(advice, names)
+    if isinstance(advice, LayAwayAdvice):
+        return lay_away_words(advice, names, view.dealer)
+    return play_words(advice, names)
 
 
 def positions(rules: Rules, games: int) -> list[tuple[float, str, PlayerView]]:

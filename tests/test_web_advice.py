@@ -50,7 +50,9 @@ def offline_advice(server: Running, table: int, seat: int) -> str:
     advice = Coach().advise(view)
     assert advice is not None
     names = SeatNames(view.names, view.rules, view.seat)
-    return lay_away_words(advice, names, view.dealer) if isinstance(advice, LayAwayAdvice) else play_words(advice, names)
+    if isinstance(advice, LayAwayAdvice):
+        return lay_away_words(advice, names, view.dealer)
+    return play_words(advice, names)
 
 
 async def host(page: Page, advice: bool) -> None:
