@@ -22,14 +22,15 @@ from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
 from audiocrib.shell.announcer import Announcer
 from audiocrib.speech import RecordingSpeaker
-from audiocrib.telling.coaching import advice_off, lay_away_words, play_words
+from audiocrib.telling.coaching import advice_off, lay_away_words, no_advice, play_words
 from audiocrib.telling.listener import SeatNames
 from audiocrib.web.offloop import BrowserSession, OffLoopCoach
 from tests.browser_driver import Browser, browser_fixture, wait_until  # noqa: F401 (a fixture)
 from tests.test_serve import Running, serving
-from tests.web_client import Page, make_table, sign_in
+from tests.web_client import Page, sign_in
 
 ADVICE_BUTTON = "Advice: what the expert would lay away or play now, and why."
+ALWAYS = "Advice from the coach: allowed, as always with one person at the table"
 
 
 @pytest.fixture
@@ -41,6 +42,12 @@ def server(tmp_path: Path) -> Iterator[Running]:
 def store_of(server: Running) -> Path:
     arguments = list(server.process.args)  # type: ignore[arg-type]
     return Path(arguments[arguments.index("--data-dir") + 1]) / STORE_FILE
+
+
+def laid_away(server: Running, table: int, seat: int) -> bool:
+    """Whether ``seat`` has laid away in the table's deal as the server holds it now."""
+    with Store(store_of(server)) as store:
+        return store.game(table).view(seat).laid_away[seat]
 
 
 def offline_advice(server: Running, table: int, seat: int) -> str:
@@ -117,7 +124,7 @@ def test_at_a_table_of_people_advice_is_off_unless_the_host_allowed_it(server: R
     assert found["waiting"][1][0].endswith("The game has not begun. The coach's advice is allowed.")
     assert found["off"] == [advice_off(), advice_off()]
     assert found["buttons"] == [None, None, ADVICE_BUTTON, ADVICE_BUTTON]  # no button where it is not allowed
-    assert found["on"] == found["expected"] and found["on"].startswith("Keep "), found
+    assert found["on"] == found["expected"] and found["on"] not in (advice_off(), no_advice()), found
 
 
 def test_at_a_table_of_one_person_and_a_computer_player_advice_is_always_allowed(server: Running) -> None:
@@ -126,15 +133,28 @@ def test_at_a_table_of_one_person_and_a_computer_player_advice_is_always_allowed
     async def script() -> list[tuple[str, str]]:
         try:
             await sign_in(page, "Eve")
-            await make_table(page)  # one seat for a person, the other the expert's: the option never touched
-            table = page.last("screen")
+            await page.choose("Create a table")
+            await page.screen(lambda s: s["mode"] == "new table")
+            mark = await page.send({"type": "key", "key": "left"})  # one seat for a person, one the expert's
+            await page.hears("Seats for people: 1 of 2, the rest computer players.", since=mark)
+            await page.menu_to("Advice from the coach")
+            menu = page.last("screen")["menu"]
+            assert menu["items"][menu["current"]] == ALWAYS, menu
+            mark = await page.send({"type": "key", "key": "right"})  # nothing to change: it says why
+            await page.hears(lambda said: said.startswith("Advice is always allowed at a table of one person"),
+                             since=mark)
+            await page.choose("Create the table")
+            waiting = await page.screen(lambda s: s["mode"] == "waiting room")
+            assert waiting["status"][0].endswith("The coach's advice is allowed."), waiting
+            await page.choose("Start the game")
             await page.screen(lambda s: s["mode"] == "discard")
-            assert page.last("screen")["advice"] == ADVICE_BUTTON, table
+            assert page.last("screen")["advice"] == ADVICE_BUTTON
+            # the expert lays away by itself: once it has, nothing moves until Eve does
+            await asyncio.to_thread(wait_until, lambda: laid_away(server, 1, 1), "the expert's lay-away", 20.0, 0.1)
             heard = [(await ask_advice(page), offline_advice(server, 1, 0))]
             mark = await page.send({"type": "choose", "list": "hand", "index": 0})
             await page.send({"type": "choose", "list": "hand", "index": 1})
             await page.key("enter")
-            await page.screen(lambda s: s["mode"] == "waiting" and s["advice"] is None, since=mark)
             shown = await page.screen(lambda s: s["mode"] == "play", since=mark, timeout=30.0)
             assert shown["advice"] == ADVICE_BUTTON
             heard.append((await ask_advice(page), offline_advice(server, 1, 0)))
@@ -144,7 +164,7 @@ def test_at_a_table_of_one_person_and_a_computer_player_advice_is_always_allowed
 
     heard = asyncio.run(script())
     assert [said for said, _ in heard] == [expected for _, expected in heard], heard
-    assert heard[0][0].startswith("Keep ") and heard[1][0].startswith("The "), heard
+    assert not {said for said, _ in heard} & {advice_off(), no_advice()}, heard
 
 
 def test_a_browser_sessions_coach_works_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -188,11 +208,13 @@ def test_the_advice_button_is_pressed_at_the_lay_away_and_heard(server: Running,
     page.choose("Create the table")
     page.choose("Start the game")
     wait_until(lambda: page.screen().get("mode") == "discard", "the lay-away")
+    wait_until(lambda: laid_away(server, 1, 1), "the computer player's lay-away", 20.0, 0.1)
+    expected = offline_advice(server, 1, 0)
     button = "const b = document.getElementById('advice');"
     wait_until(lambda: page.script(button + "return !b.hidden && b.textContent;") == ADVICE_BUTTON, "the button")
     page.mark = len(page.heard)
     page.script(button + "b.click();")
-    clicked = page.hears(lambda text: text.startswith("Keep "), timeout=20.0)
+    clicked = page.hears(lambda text: text.strip("\u00a0") == expected, timeout=20.0)
     assert page.sent("key")[-1] == {"type": "key", "key": "a"}  # the button sends the a key
     pressed = page.press("a")  # and the a key reaches the game from the game area
     assert any(text.strip("\u00a0") == clicked for text in pressed), (clicked, pressed)
