@@ -8,10 +8,14 @@ from __future__ import annotations
 import json
 import signal
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 
+from audiocrib.client.link import Link
+from audiocrib.client.remote import OnlineClient
+from audiocrib.engine.rules import Rules
+from audiocrib.online import messages as m
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
 from tests.test_serve import Running, ask, create, hello, refused, run, server, until
@@ -19,7 +23,7 @@ from tests.test_serve import Running, ask, create, hello, refused, run, server, 
 __all__ = ["server"]  # the module's server fixture, shared from tests/test_serve.py
 
 
-def advised(public: bool, seats: tuple[str, ...], advice: bool) -> dict[str, Any]:
+def advised(public: bool, seats: tuple[str, ...], advice: object) -> dict[str, Any]:
     """A create_table message with the advice option."""
     return {**create(public, seats), "advice": advice}
 
@@ -85,9 +89,25 @@ def test_a_hostile_advice_value_is_refused_in_one_sentence_and_makes_no_table(se
             await ask(dee, hello("Dee"))
             before = await ask(dee, {"type": "lobby"})
             sentences = []
-            for value in ("yes", "true", 1, 0, None, [], {}, 1.5, "\u202etrue"):
+            values: tuple[object, ...] = ("yes", "true", 1, 0, None, [], {}, 1.5, "\u202etrue")
+            for value in values:
                 sentences.append(refused(await ask(dee, json.dumps(advised(True, ("person", "person"), value)))))
             return sentences, before, await ask(dee, {"type": "who"})
     sentences, before, who = run(go())
     assert set(sentences) == {"The advice in the create table message must be true or false."}, sentences
     assert who["type"] == "lobby_list" and who["tables"] == before["tables"]  # still in the lobby, nothing made
+
+
+def test_the_client_allows_advice_only_as_its_tables_state_says() -> None:
+    """A table's state with advice allowed sets it; one from a server written before the option (no field) and
+    leaving the table for the lobby do not."""
+    client = OnlineClient("ws://127.0.0.1:1/play", "Ann", link=lambda *parts: cast(Link, None))
+    state = m.TableState(4, None, 0, 0, Rules(), (m.Seat("Ann", None, True), m.Seat("Bob", None, True)), True, None,
+                         advice=True)
+    older = json.loads(m.encode(state))
+    del older["advice"]
+    told = []
+    for message in (state, m.decode_from_server(json.dumps(older)), state, m.Lobby((), 0, ())):
+        client._deliver(message)
+        told.append(client.advice_allowed)
+    assert told == [True, False, True, False]  # the last: a moderator closed the table

@@ -40,7 +40,7 @@ def server(tmp_path: Path) -> Iterator[Running]:
 
 
 def store_of(server: Running) -> Path:
-    arguments = list(server.process.args)  # type: ignore[arg-type]
+    arguments = [str(argument) for argument in server.process.args]  # type: ignore[union-attr]
     return Path(arguments[arguments.index("--data-dir") + 1]) / STORE_FILE
 
 

@@ -66,6 +66,9 @@ class OnlineClient:
         self.state: m.TableState | None = None
         """The table this player sits at, as last told (None: in the lobby)."""
         self.view: PlayerView | None = None
+        self.advice_allowed = False
+        """Whether the table this player sits at allows the coach's advice, as the server last told it in the
+        table's state (a server written before the option leaves it out: not allowed)."""
         self.log: list[Event] = []
         """The seat's events as the server has told them (from whole views and news)."""
         self.viewed_at = 0.0
@@ -91,12 +94,6 @@ class OnlineClient:
     def close(self) -> None:
         """Disconnect for good."""
         self.link.close()
-
-    @property
-    def advice_allowed(self) -> bool:
-        """Whether the table this player sits at allows the coach's advice, as the server last told it (with the
-        table's state: a server written before the option says nothing, and that is not allowed)."""
-        return self.state is not None and self.state.advice
 
     @property
     def connected(self) -> bool:
@@ -130,6 +127,7 @@ class OnlineClient:
             if self.state is None or self.state.number != message.number:
                 self.view, self.log = None, []
             self.state = message
+            self.advice_allowed = message.advice
             self.seated += 1
         elif isinstance(message, m.News):
             if message.since > len(self.log):  # a gap: ask for the whole of it again
@@ -155,6 +153,7 @@ class OnlineClient:
             self.lobby = message
             if self.state is not None and not self.leaving:  # not asked for at a table: a moderator closed it
                 self.state, self.view, self.log = None, None, []
+                self.advice_allowed = False
                 self.seated += 1
                 self.inbox.append(Said("closed", ""))
 
@@ -249,6 +248,7 @@ class OnlineClient:
             self.leaving = False
         if refused is None:
             self.state, self.view, self.log = None, None, []
+            self.advice_allowed = False
             self.seated += 1
         return refused
 
