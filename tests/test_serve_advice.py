@@ -51,13 +51,15 @@ def test_the_advice_option_is_kept_over_a_restart_and_told_to_each_seat(tmp_path
             found["lobby"] = {t["number"]: t["advice"] for t in lobby["tables"]}
             return found
 
-    found = run(before())
+    try:
+        found = run(before())
+    finally:
+        status, _, _ = first.stop(signal.SIGTERM)
+    assert status == 0
     assert found["seats"] == [True, True, True]
     assert found["made"] == [False, True]
     allowed, older, alone = found["numbers"]
     assert found["lobby"] == {allowed: True, older: False, alone: True}
-    status, _, _ = first.stop(signal.SIGTERM)
-    assert status == 0
     with Store(folder / STORE_FILE) as store:  # the host's choice as the store keeps it
         kept = {number: store.table(number) for number in found["numbers"]}
     assert {n: (t.advice, t.advice_allowed) for n, t in kept.items() if t is not None} == {
