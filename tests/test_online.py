@@ -200,8 +200,8 @@ def test_a_private_table_by_its_code_a_seat_given_away_and_taken_back(server: Ru
         async with running(ann, bob):
             await sign_in(ann, server.port)
             await ann.choose("Create a table")
-            assert ann.said[-1] == "New table: Seats for people: 2 of 2, no computer players. 1 of 5."
-            assert await ann.press("down") == ["Listed in the lobby: yes. 2 of 5."]
+            assert ann.said[-1] == "New table: Seats for people: 2 of 2, no computer players. 1 of 6."
+            assert await ann.press("down") == ["Listed in the lobby: yes. 2 of 6."]
             assert await ann.press("right") == ["Listed in the lobby: no, joined by its code."]
             await ann.choose("Create the table")
             state = ann.session.client.state if ann.session.client else None
@@ -386,8 +386,8 @@ def test_t_says_the_time_left_for_a_move_at_a_table_with_a_move_time_limit(serve
             await sign_in(ann, server.port)
             await ann.choose("Create a table")
             await ann.press("left")  # one seat for a person
-            assert await ann.press("down", "down", "right") == ["Listed in the lobby: yes. 2 of 5.",
-                                                                 "Time for each move: no limit. 3 of 5.",
+            assert await ann.press("down", "down", "right") == ["Listed in the lobby: yes. 2 of 6.",
+                                                                 "Time for each move: no limit. 3 of 6.",
                                                                  "Time for each move: 30 seconds."]
             await ann.choose("Create the table")
             await ann.choose("Start the game")

@@ -66,6 +66,9 @@ class OnlineClient:
         self.state: m.TableState | None = None
         """The table this player sits at, as last told (None: in the lobby)."""
         self.view: PlayerView | None = None
+        self.advice_allowed = False
+        """Whether the table this player sits at allows the coach's advice, as the server last told it in the
+        table's state (a server written before the option leaves it out: not allowed)."""
         self.log: list[Event] = []
         """The seat's events as the server has told them (from whole views and news)."""
         self.viewed_at = 0.0
@@ -74,8 +77,6 @@ class OnlineClient:
         """The milliseconds left on the server's counting clock for this seat's count when the view came."""
         self.move_ms: tuple[int, int] | None = None
         """Whose move the move time limit waits on and its milliseconds left when the view came, or None."""
-        self.advice_allowed = False
-        """Whether the table being played allows the coach's advice (the server says so with each view)."""
         self.version = 0
         """Counts the views received: the shell looks for news when it changes."""
         self.seated = 0
@@ -126,6 +127,7 @@ class OnlineClient:
             if self.state is None or self.state.number != message.number:
                 self.view, self.log = None, []
             self.state = message
+            self.advice_allowed = message.advice
             self.seated += 1
         elif isinstance(message, m.News):
             if message.since > len(self.log):  # a gap: ask for the whole of it again
@@ -151,6 +153,7 @@ class OnlineClient:
             self.lobby = message
             if self.state is not None and not self.leaving:  # not asked for at a table: a moderator closed it
                 self.state, self.view, self.log = None, None, []
+                self.advice_allowed = False
                 self.seated += 1
                 self.inbox.append(Said("closed", ""))
 
@@ -206,9 +209,11 @@ class OnlineClient:
         state = next((a for a in answers if isinstance(a, m.TableState)), None)
         return state or "The server did not say which table you are at."
 
-    def create(self, rules: Rules, seats: tuple[str, ...], public: bool, move_limit: int | None) -> m.TableState | str:
-        """Open a table (this player at its first person's seat); its state, or why not."""
-        return self._seated(m.CreateTable(rules, seats, public, move_limit))
+    def create(self, rules: Rules, seats: tuple[str, ...], public: bool, move_limit: int | None,
+               advice: bool = False) -> m.TableState | str:
+        """Open a table (this player at its first person's seat; ``advice``: the coach's advice allowed at it); its
+        state, or why not."""
+        return self._seated(m.CreateTable(rules, seats, public, move_limit, advice))
 
     def join(self, table: str) -> m.TableState | str:
         """Sit at a table by its number or code; its state, or why not."""
@@ -243,6 +248,7 @@ class OnlineClient:
             self.leaving = False
         if refused is None:
             self.state, self.view, self.log = None, None, []
+            self.advice_allowed = False
             self.seated += 1
         return refused
 
@@ -342,7 +348,7 @@ class RemoteTable:
         return max(0.0, self.client.count_ms / 1000 - (self.client.clock() - self.client.viewed_at))
 
     def advice_allowed(self) -> bool:
-        """Whether the server's table allows the coach's advice (as it says in the seat's table news)."""
+        """Whether the server's table allows the coach's advice (as it says in the table's state)."""
         return self.client.advice_allowed
 
     def move_time(self) -> tuple[int, float] | None:

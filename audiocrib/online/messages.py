@@ -130,14 +130,16 @@ class AskLobby(Message):
 
 @dataclass(frozen=True, slots=True)
 class CreateTable(Message):
-    """Open a table: its rules, each seat ``"person"`` or a computer level, listed in the lobby or not, and a time
-    limit for each move in seconds (None for none). The creator takes the first seat kept for a person."""
+    """Open a table: its rules, each seat ``"person"`` or a computer level, listed in the lobby or not, a time
+    limit for each move in seconds (None for none), and whether the coach's advice is allowed (left out by a client
+    written before it: not allowed). The creator takes the first seat kept for a person."""
 
     type: ClassVar[str] = "create_table"
     rules: Rules = field(metadata={"field": _RULES})
     seats: tuple[str, ...] = field(metadata={"field": Many(Choice(PERSON, *COMPUTER_LEVELS), 6)})
     public: bool = field(metadata={"field": Flag()})
     move_limit: int | None = field(metadata={"field": _SECONDS})
+    advice: bool = field(default=False, metadata={"field": Flag(), "optional": True})
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
@@ -286,6 +288,8 @@ class TableSummary:
     open_seats: int = field(metadata={"field": Number(0, 6)})
     computers: int = field(metadata={"field": Number(0, 6)})
     started: bool = field(metadata={"field": Flag()})
+    advice: bool = field(default=False, metadata={"field": Flag(), "optional": True})
+    """Whether the coach's advice is allowed at the table (always at a table of one person and computer players)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +321,8 @@ class Seat:
 @dataclass(frozen=True, slots=True)
 class TableState(Message):
     """The table this player sits at: its number, its code (for a private table), the host's seat, the rules, the
-    seats, whether the game has started, the move time limit, and this player's own seat."""
+    seats, whether the game has started, the move time limit, this player's own seat, and whether the coach's
+    advice is allowed."""
 
     type: ClassVar[str] = "table"
     number: int = field(metadata={"field": _TABLE_NUMBER})
@@ -328,6 +333,9 @@ class TableState(Message):
     seats: tuple[Seat, ...] = field(metadata={"field": Many(Record(Seat), 6)})
     started: bool = field(metadata={"field": Flag()})
     move_limit: int | None = field(metadata={"field": _SECONDS})
+    advice: bool = field(default=False, metadata={"field": Flag(), "optional": True})
+    """Whether this seat may ask the coach for advice: the host's choice, and always at a table of one person and
+    computer players (left out by a server written before it: not allowed)."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:

@@ -5,10 +5,15 @@ in the lobby, and a line of chat.
 >>> from audiocrib.online.messages import Seat, TableState, TableSummary
 >>> table_line(TableSummary(4, "Ann", Rules(players=4, team_size=2), 2, 1, False))
 "Table 4, Ann's: six-card cribbage, four players in two teams of two, to 121; two seats open, one computer player."
+>>> table_line(TableSummary(5, "Bob", Rules(), 1, 0, False, advice=True))
+"Table 5, Bob's: six-card cribbage, two players, to 121; one seat open; the coach's advice allowed."
 >>> state = TableState(4, "K7D3M9", 0, 1, Rules(players=3), (Seat("Ann", None, True), Seat("Bob", None, True),
 ...                    Seat(None, "easy", True, person=False)), True, None)
 >>> who_is_here(state)
 'At table 4: Ann, the host; you, Bob; and Easy, a computer player. The code is K 7 D 3 M 9.'
+>>> import dataclasses
+>>> who_is_here(dataclasses.replace(state, code=None, advice=True))
+"At table 4: Ann, the host; you, Bob; and Easy, a computer player. The coach's advice is allowed."
 >>> chat_line("Ann", "<b>gg</b>")
 'Ann says: <b>gg</b>'
 """
@@ -43,7 +48,8 @@ def table_line(table: TableSummary) -> str:
     seats = "under way" if table.started else (
         _several(table.open_seats, "seat") + " open" if table.open_seats else "full")
     computers = f", {_several(table.computers, 'computer player')}" if table.computers else ""
-    return f"Table {table.number}, {table.host}'s: {rules_words(table.rules)}; {seats}{computers}."
+    advice = "; the coach's advice allowed" if table.advice else ""
+    return f"Table {table.number}, {table.host}'s: {rules_words(table.rules)}; {seats}{computers}{advice}."
 
 
 def code_words(code: str) -> str:
@@ -52,7 +58,9 @@ def code_words(code: str) -> str:
 
 
 def who_is_here(state: TableState) -> str:
-    """Who sits at the table: each seat's holder, the host, who is away, the computer players; and the code."""
+    """Who sits at the table: each seat's holder, the host, who is away, the computer players; that the coach's
+    advice is allowed, if it is (it is not, unless the host allowed it or the table has one seat for a person); and
+    the code."""
     people = []
     for number, seat in enumerate(state.seats):
         if not seat.person:
@@ -75,7 +83,8 @@ def who_is_here(state: TableState) -> str:
     listed = people[0] if len(people) == 1 else "; ".join(people[:-1]) + f"; and {people[-1]}"
     code = f" The code is {code_words(state.code)}." if state.code else ""
     waiting = "" if state.started else " The game has not begun."
-    return f"At table {state.number}: {listed}.{waiting}{code}"
+    advice = " The coach's advice is allowed." if state.advice else ""
+    return f"At table {state.number}: {listed}.{waiting}{advice}{code}"
 
 
 def lobby_count(lobby: Lobby) -> str:

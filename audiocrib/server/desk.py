@@ -45,7 +45,8 @@ class TableDesk:
                 creator_seated = True
             else:
                 seats.append(Seat())
-        table = self.store.add_table(player.id, asked.rules, seats, public=asked.public, move_limit=asked.move_limit)
+        table = self.store.add_table(player.id, asked.rules, seats, public=asked.public, move_limit=asked.move_limit,
+                                     advice=asked.advice)
         room = Room(self.store, table, None)
         self.tables.add(room)
         room.connected(player.id, True)  # nobody else is at the table to hear it

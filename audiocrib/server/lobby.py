@@ -121,7 +121,7 @@ class Board:
         self._tables[table.id] = m.TableSummary(
             table.id, self._host(table.host), table.rules, len(table.open_seats),
             sum(1 for s in table.seats if s.computer is not None or s.stand_in is not None),
-            table.status is Status.PLAYING)
+            table.status is Status.PLAYING, table.advice_allowed)
 
     def _host(self, player_id: int) -> str:
         name = self._hosts.get(player_id)

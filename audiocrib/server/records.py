@@ -112,6 +112,14 @@ class Table:
     auto_go: bool = True
     move_limit: int | None = None
     """The seconds a person has for a move before a computer player keeps their seat, or None for no limit."""
+    advice: bool = False
+    """Whether the host allows the coach's advice at the table (`advice_allowed` says whether it is allowed)."""
+
+    @property
+    def advice_allowed(self) -> bool:
+        """Whether the coach's advice is allowed here: always at a table with one seat for a person (the others
+        computer players', who do not mind), else as the host chose."""
+        return self.advice or sum(1 for seat in self.seats if seat.computer is None) == 1
 
     @property
     def open_seats(self) -> tuple[int, ...]:

@@ -76,7 +76,7 @@ class Room(TableSeats):
 
     @classmethod
     def create(cls, store: Store, host: int, rules: Rules, seats: Sequence[str], public: bool = True,
-               move_limit: int | None = None, auto_go: bool = True) -> Room:
+               move_limit: int | None = None, auto_go: bool = True, advice: bool = False) -> Room:
         """A new table set up by ``host``: each seat ``"person"`` (open) or a computer level; the host takes the
         first person's seat. Raises `StoreError` for what the store refuses (the caller checked the message)."""
         player = store.player(host)
@@ -88,7 +88,7 @@ class Room(TableSeats):
         records = [Seat(host, name=player.name) if i == first else
                    Seat() if kind == PERSON else Seat(computer=kind, name=kind.capitalize())
                    for i, kind in enumerate(seats)]
-        table = store.add_table(host, rules, records, public, auto_go, move_limit)
+        table = store.add_table(host, rules, records, public, auto_go, move_limit, advice)
         return cls(store, table, None)
 
     @classmethod

@@ -82,7 +82,8 @@ class TableSeats:
         host = self._store.player(self._table.host)
         computers = sum(seat.computer is not None or seat.stand_in is not None for seat in self._table.seats)
         return TableSummary(self._table.id, host.name if host else "Nobody", self._table.rules,
-                            len(self._table.open_seats), computers, self._table.status is not Status.OPEN)
+                            len(self._table.open_seats), computers, self._table.status is not Status.OPEN,
+                            self._table.advice_allowed)
 
     def table_state(self, player_id: int) -> TableState | str:
         """The table as this seated person sees it: every seat's holder and who is connected."""
@@ -97,7 +98,7 @@ class TableSeats:
                 seats.append(SeatState(seat.name or None, seat.stand_in, seat.player in self._connected))
         return TableState(self._table.id, None if self._table.public else self._table.code,
                           self.seat_of(self._table.host) or 0, you, self._table.rules, tuple(seats),
-                          self._table.status is not Status.OPEN, self.move_limit)
+                          self._table.status is not Status.OPEN, self.move_limit, self._table.advice_allowed)
 
     def _state(self, player_id: int) -> TableState:
         state = self.table_state(player_id)

@@ -64,7 +64,7 @@ from audiocrib.server.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 __all__ = ["SCHEMA_VERSION", "Player", "Seat", "Status", "Store", "StoreError", "Table"]
 
-_TABLE_COLUMNS = "id, code, host, public, rules, auto_go, status, move_limit"
+_TABLE_COLUMNS = "id, code, host, public, rules, auto_go, status, move_limit, advice"
 
 
 class Store(AccountStore):
@@ -206,22 +206,25 @@ class Store(AccountStore):
 
     # ----------------------------------------------------------------- tables
     def add_table(self, host: int, rules: Rules, seats: Sequence[Seat], public: bool = True,
-                  auto_go: bool = True, move_limit: int | None = None) -> Table:
+                  auto_go: bool = True, move_limit: int | None = None, advice: bool = False) -> Table:
         """A new open table set up by ``host``, with a fresh join code and a secret seed; ``move_limit`` is the
-        seconds a person has for a move (None: no limit), kept with the table."""
+        seconds a person has for a move (None: no limit), and ``advice`` whether the host allows the coach's
+        advice, both kept with the table."""
         if len(seats) != rules.players:
             raise StoreError(f"This table needs {rules.players} seats, not {len(seats)}.")
         if move_limit is not None and not (type(move_limit) is int and 0 < move_limit < 2**31):
             raise StoreError("A move time limit is a whole number of seconds.")
+        if type(advice) is not bool:
+            raise StoreError("Whether advice is allowed is true or false.")
         with self._writing():
             if self.player(host) is None:
                 raise StoreError("The host of a table must be a player of this server.")
             code = self._free_code()
             cursor = self._db.execute(
-                "INSERT INTO tables (code, host, public, rules, auto_go, status, seed, created, move_limit)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (code, host, public, rules, auto_go, status, seed, created, move_limit, advice)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (code, host, public, json.dumps(rules.to_json()), auto_go, Status.OPEN, secrets.randbits(63),
-                 time.time(), move_limit),
+                 time.time(), move_limit, advice),
             )
             assert cursor.lastrowid is not None
             for index, seat in enumerate(seats):
@@ -337,11 +340,11 @@ class Store(AccountStore):
                                  [(table, player) for player in players])
 
     def _record(self, row: Sequence[Any]) -> Table:
-        table_id, code, host, public, rules, auto_go, status, move_limit = row
+        table_id, code, host, public, rules, auto_go, status, move_limit, advice = row
         seats = tuple(Seat(*seat) for seat in self._db.execute(
             "SELECT player, computer, name, stand_in FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)))
         return Table(table_id, code, host, bool(public), Rules.from_json(json.loads(rules)), seats, Status(status),
-                     bool(auto_go), move_limit)
+                     bool(auto_go), move_limit, bool(advice))
 
     def _table_row(self, table: int) -> sqlite3.Row:
         if not _is_id(table):

@@ -144,7 +144,7 @@ but Enter, Escape and F1 (its method "page": the page's, never the session's).""
 _CONNECTING = (Binding(("escape",), "Stop connecting, back to the main menu.", "_stop_connecting"),)
 
 
-CREATE_ITEMS = ("people", "listed", "move_limit", "setup", "create")
+CREATE_ITEMS = ("people", "listed", "move_limit", "advice", "setup", "create")
 """The items of the menu that makes an online table."""
 MOVE_LIMITS: tuple[int | None, ...] = (None, 30, 60, 120, 300)
 """The time limits for each move a new online table may have (None: none)."""

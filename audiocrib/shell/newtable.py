@@ -1,5 +1,5 @@
 """A new table, by ear: the online lobby's "Create a table" screen (seats for people, listed in the lobby or not,
-the time for each move, the table setup) and making the table as set up."""
+the time for each move, the coach's advice allowed or not, the table setup) and making the table as set up."""
 
 from __future__ import annotations
 
@@ -9,10 +9,15 @@ from audiocrib.shell.keys import CREATE_ITEMS, MOVE_LIMITS, Mode
 
 __all__ = ["NewTableScreens"]
 
+_SETTINGS = ("people", "listed", "move_limit", "advice")
+"""The items of the menu whose setting left and right arrow (and Enter) change."""
+
 
 class NewTableScreens(SessionCore):
     """The new table's menu (`Mode.CREATE`), a part of the online screens (`audiocrib.shell.online`)."""
 
+    online_advice: bool = False
+    """Whether the new table allows the coach's advice (at a table of people; always, with one seat for a person)."""
 
     def _online_items(self) -> tuple[str, ...]:  # pragma: no cover - the online screens'
         raise NotImplementedError
@@ -36,6 +41,10 @@ class NewTableScreens(SessionCore):
         if item == "move_limit":
             limit = self.online_limit
             return "Time for each move: " + ("no limit" if limit is None else f"{limit} seconds")
+        if item == "advice":
+            if self.online_people <= 1:
+                return "Advice from the coach: allowed, as always with one person at the table"
+            return "Advice from the coach: " + ("allowed" if self.online_advice else "not allowed")
         if item == "setup":
             return f"Table setup: {rules.describe()}"
         return "Create the table"
@@ -43,7 +52,7 @@ class NewTableScreens(SessionCore):
     def _online_change(self, direction: int) -> None:
         items = self._online_items()
         item = items[self.menu_index % len(items)]
-        if self.mode is not Mode.CREATE or item not in ("people", "listed", "move_limit"):
+        if self.mode is not Mode.CREATE or item not in _SETTINGS:
             self.say("This item has no setting to change; press Enter to choose it.")
             return
         players = self.setup.rules().players
@@ -51,6 +60,12 @@ class NewTableScreens(SessionCore):
             self.online_people = max(1, min(players, self.online_people + direction))
         elif item == "listed":
             self.online_listed = not self.online_listed
+        elif item == "advice":
+            if self.online_people <= 1:
+                self.say("Advice is always allowed at a table of one person and computer players; with more seats"
+                         " for people, the host chooses.")
+                return
+            self.online_advice = not self.online_advice
         else:
             at = MOVE_LIMITS.index(self.online_limit)
             self.online_limit = MOVE_LIMITS[max(0, min(len(MOVE_LIMITS) - 1, at + direction))]
@@ -59,9 +74,7 @@ class NewTableScreens(SessionCore):
     def _create_choose(self, item: str) -> None:
         client = self.client
         assert client is not None
-        if item in ("people", "listed"):
-            self._online_change(1)
-        elif item == "move_limit":
+        if item in _SETTINGS:
             self._online_change(1)
         elif item == "setup":
             self.return_mode = Mode.CREATE
@@ -88,7 +101,8 @@ class NewTableScreens(SessionCore):
         levels = list(self.setup.levels)
         seats = tuple(m.PERSON if seat < self.online_people else levels[(seat - 1) % len(levels)]
                       for seat in range(rules.players))
-        answer = client.create(rules, seats, self.online_listed, self.online_limit)
+        answer = client.create(rules, seats, self.online_listed, self.online_limit,
+                               self.online_advice and self.online_people > 1)
         if start and not isinstance(answer, str) and self.online_people <= 1:
             refused = client.start_game()
             if refused is None:

@@ -18,6 +18,8 @@ the line being typed. Every string is the shell's own (its menu items as it says
 ['2C', '5S', '9C', '9H', 'QH', 'KS']
 >>> shown["enter"]  # what a button for Enter says (and does) for a player without a keyboard
 'Lay the marked cards away to the crib.'
+>>> shown["advice"]  # and a button for the coach's advice (the a key), while a decision waits
+'Advice: what the expert would lay away or play now, and why.'
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ MENU_MODES = frozenset({Mode.MAIN, Mode.SETUP, Mode.SETTINGS, Mode.GAME_MENU, Mo
                         Mode.LOBBY, Mode.CREATE, Mode.WAITING_ROOM, Mode.PEOPLE})
 """The screens that are a menu of items."""
 _AT_TABLE = frozenset({Mode.GAME, Mode.GAME_MENU})
+_DECISIONS = frozenset({"discard", "play"})
+"""The moments the coach advises on: the lay-away and a card to lay."""
 
 
 def describe(session: Session) -> dict[str, Any]:
@@ -64,7 +68,7 @@ def describe(session: Session) -> dict[str, Any]:
     elif mode is Mode.WAITING_ROOM and session.client is not None and session.client.state is not None:
         status = [who_is_here(session.client.state)]  # who has sat down, and the code to give the others
     return {"type": "screen", "mode": session.moment, "title": title, "menu": menu, "hand": hand,
-            "status": status, "enter": _enter_words(session), "typing": typing}
+            "status": status, "enter": _enter_words(session), "advice": _advice_words(session), "typing": typing}
 
 
 def _change_words(session: Session) -> list[str] | None:
@@ -80,6 +84,17 @@ def _enter_words(session: Session) -> str | None:
     if session.mode is not Mode.GAME or session.moment == "waiting":
         return None
     return next((b.description for b in session._as_here(session._own_keys()) if "enter" in b.keys), None)
+
+
+def _advice_words(session: Session) -> str | None:
+    """What the a key does, in the help's words, for a button that presses it: only at the table while the player
+    lays away or lays a card, and the table allows the coach's advice (None otherwise)."""
+    table = session.table
+    if session.mode is not Mode.GAME or session.moment not in _DECISIONS or table is None:
+        return None
+    if not table.advice_allowed():
+        return None
+    return next((b.description for b in session.bindings() if b.method == "_advice"), None)
 
 
 def _table(session: Session) -> tuple[list[dict[str, Any]], list[str]]:

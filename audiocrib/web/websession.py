@@ -33,6 +33,7 @@ from audiocrib.shell.lineedit import too_long
 from audiocrib.shell.session import Session
 from audiocrib.shell.settings import Settings
 from audiocrib.sound.player import cue_file
+from audiocrib.web.offloop import BrowserSession
 from audiocrib.web.screen import MENU_MODES, describe
 
 __all__ = ["BYE", "NO_LINE", "WebSession", "keep_settings", "read_settings"]
@@ -198,8 +199,9 @@ class WebSession:
             hello, deliver, changed, ssl_context = parts
             return LoopLink(url, hello, deliver, changed, self._opener, self._wake.set, ssl_context)
 
-        session = Session(Announcer(WebSpeaker(self._told), _Nowhere()), settings=self._settings or Settings(),
-                          player=WebCues(self._told), open_speech=speech, online_address=self.address)
+        session = BrowserSession(Announcer(WebSpeaker(self._told), _Nowhere()),
+                                 settings=self._settings or Settings(), player=WebCues(self._told),
+                                 open_speech=speech, online_address=self.address)
         session.online_only = True
         session.help_key = BROWSER_HELP_KEY  # the page passes F1 everywhere; Tab moves to its buttons
         session.online_ssl = self._ssl

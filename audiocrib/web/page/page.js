@@ -40,6 +40,7 @@
   const bye = $('bye');
   const again = $('again');
   const enter = $('enter');
+  const advice = $('advice');
   const change = $('change');
   const changeBack = $('change-back');
   const changeForward = $('change-forward');
@@ -259,7 +260,8 @@
     if (typeof message.mode === 'string') mode = document.body.dataset.mode = message.mode.slice(0, 40);
     showStatus(strings(message.status));
     showHand(Array.isArray(message.hand) ? message.hand.filter(isObject) : []);
-    showEnter(typeof message.enter === 'string' ? message.enter : null);
+    showEnter(typeof message.enter === 'string' ? message.enter : null,
+      typeof message.advice === 'string' ? message.advice : null);
     showMenu(isObject(message.menu) ? message.menu : null);
     showTyping(isObject(message.typing) ? message.typing : null);
   }
@@ -329,7 +331,7 @@
       if (card.current === true) button.setAttribute('aria-current', 'true');
       else button.removeAttribute('aria-current');
     });
-    handArea.hidden = cards.length === 0 && enter.hidden;
+    handArea.hidden = cards.length === 0 && enter.hidden && advice.hidden;
   }
 
   // Keeps ``button`` shown with ``text`` (the session's words), or hides it when ``text`` is null; a button
@@ -347,9 +349,11 @@
     button.hidden = false;
   }
 
-  function showEnter(text) {
+  // Enter's button, and the coach's (the a key's), each shown while the session gives its words.
+  function showEnter(text, adviceText) {
     showButton(enter, text);
-    handArea.hidden = hand.childElementCount === 0 && enter.hidden;
+    showButton(advice, adviceText);
+    handArea.hidden = hand.childElementCount === 0 && enter.hidden && advice.hidden;
   }
 
   function showMenu(shown) {
@@ -410,7 +414,7 @@
     if (!moving) say(text, false);
     showMenu(null);
     showHand([]);
-    showEnter(null);
+    showEnter(null, null);
     showTyping(null);
     if (moving) again.focus();
     if (socket) socket.close();
@@ -467,6 +471,7 @@
 
   $('cancel').addEventListener('click', () => send({ type: 'key', key: 'escape' }));
   enter.addEventListener('click', () => { unlockAudio(); sendKey('enter'); });
+  advice.addEventListener('click', () => { unlockAudio(); sendKey('a'); });
   changeBack.addEventListener('click', () => { unlockAudio(); sendKey('left'); });
   changeForward.addEventListener('click', () => { unlockAudio(); sendKey('right'); });
 
