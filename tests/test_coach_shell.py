@@ -4,6 +4,8 @@ decision waits."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from audiocrib.coach import Coach, LayAwayAdvice, PlayAdvice
 from audiocrib.engine.views import PlayerView
 from audiocrib.telling.coaching import lay_away_words, no_advice, play_words
@@ -106,3 +108,32 @@ def test_the_help_and_question_mark_name_the_advice_key() -> None:
 
     run(script, seed=1)
 
+
+
+def test_a_game_resumed_from_its_save_keeps_the_decisions_made_before_for_the_review(tmp_path: Path) -> None:
+    save = tmp_path / "saved-game.json"
+    before: dict[str, object] = {}
+
+    async def first(table: Table) -> None:
+        await table.press("enter")
+        view = table.session.view()
+        await lay_away_first(table)
+        for _ in range(40):  # and a card or two of the play, then the program stops without a word
+            if table.session.moment == "play":
+                await play_a_card(table)
+                break
+            await table.press("enter")
+        noted = table.session.notebook.deal_review(table.session.view().events, view.game_number, view.deal_number)
+        before.update(decisions=[(d.view, d.chosen) for d in noted.decisions])
+
+    run(first, seed=5, save_path=save)
+
+    async def second(table: Table) -> None:
+        await table.press("enter")  # Resume the unfinished game
+        view = table.session.view()
+        noted = table.session.notebook.deal_review(view.events, 1, 1)
+        # the same decisions, at the same views (worked out again from the seed), and weighed alike
+        assert [(d.view, d.chosen) for d in noted.decisions] == before["decisions"]
+        assert len(noted.decisions) == 2
+
+    run(second, seed=5, save_path=save)

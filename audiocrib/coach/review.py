@@ -20,13 +20,14 @@ at once. A choice within `MISTAKE` of the best is never a mistake.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from audiocrib.coach.coach import Advice, Coach
 from audiocrib.coach.laying import LayAwayAdvice
 from audiocrib.engine.cards import Card
-from audiocrib.engine.events import Dealt, Event, HandShown, Played, PointsGiven, SeriesEnded
+from audiocrib.engine.events import Dealt, Discarded, Event, HandShown, MatchWon, Played, PointsGiven, SeriesEnded
 from audiocrib.engine.views import PlayerView
 
 __all__ = ["MISTAKE", "DealReview", "Decision", "MatchReview", "Measure", "Notebook"]
@@ -161,6 +162,29 @@ class Notebook:
     def note(self, view: PlayerView, chosen: tuple[Card, ...]) -> None:
         """The player chose ``chosen`` (cards laid away, or the one card laid) at ``view``, and the game took it."""
         self._noted.append((view, tuple(chosen)))
+
+    def recall(self, log: tuple[Event, ...], seat: int, view_before: Callable[[int], PlayerView]) -> int:
+        """Note the decisions ``seat`` made in this match before the notebook was begun (a game resumed from a
+        save), each at the view just before its move in ``log`` (``view_before(index)``, which must be that view
+        exactly: the game took the move the moment it was made). Returns how many were noted."""
+        if self._weighed:
+            raise ValueError("Decisions are recalled only into a notebook not yet reviewed.")
+        start = max((i + 1 for i, e in enumerate(log) if isinstance(e, MatchWon)), default=0)
+        noted = {len(view.events) for view, _ in self._noted}
+        recalled: list[tuple[PlayerView, tuple[Card, ...]]] = []
+        for index in range(start, len(log)):
+            event = log[index]
+            if isinstance(event, Discarded) and event.seat == seat:
+                chosen = event.cards
+            elif isinstance(event, Played) and event.seat == seat:
+                chosen = (event.card,)
+            else:
+                continue
+            if index not in noted:
+                recalled.append((view_before(index), chosen))
+        self._noted[:0] = recalled
+        self._noted.sort(key=lambda entry: len(entry[0].events))
+        return len(recalled)
 
     def clear(self) -> None:
         """Forget every decision (a new match)."""

@@ -29,10 +29,15 @@ class Coaching(SessionCore):
     """The review of the last match that ended in this run, one message each (g says it at the match's end)."""
 
     def _coach_begin(self) -> None:
-        """A new table: nothing noted yet."""
+        """A new table: nothing noted yet, except, for a game on this computer resumed from its save, the
+        decisions already in its log (each at the view it was made from, worked out again from the seed)."""
         self.notebook = Notebook()
         self._advised = None
         self._costs_kept = set()
+        table = self.table
+        if table is not None and self.client is None:
+            view = table.view()
+            self.notebook.recall(view.events, view.seat, lambda index: table.view_after(index, frozenset()))
 
     @property
     def progress(self) -> ProgressBook:
