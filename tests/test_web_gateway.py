@@ -114,7 +114,7 @@ def test_a_browser_hears_f1_named_for_help_and_f1_is_help_in_the_lobby_and_the_t
             await page.hears(lambda s: s.startswith("You are in the lobby."), since=mark)
             mark = await page.send({"type": "key", "key": "?"})
             await page.hears(lambda s: s.startswith("Every key, "), since=mark)
-            for _ in range(12):
+            for _ in range(16):
                 mark = await page.send({"type": "key", "key": "."})
                 said = await page.hears(lambda s: True, since=mark)
                 if said.startswith("Everywhere: "):
