@@ -8,7 +8,7 @@ below each test's own least size, at which every one of its checks still applies
     >>> scaled(10_000, least=1_000, scale=0.25), scaled(51, least=15, scale=0.25), scaled(30, least=10, scale=1.0)
     (2500, 15, 30)
 
-Under pytest-xdist (``-n auto --dist loadgroup``, pyproject.toml) each test goes to the next free worker in the
+Under pytest-xdist (``-n 4 --dist loadgroup``, pyproject.toml) each test goes to the next free worker in the
 order collected, so the tests marked ``slow`` are put first: the longest start at once, not at the end beside an
 idle worker.
 """
