@@ -186,3 +186,21 @@ def test_the_play_drill_knows_only_what_the_seat_may_know() -> None:
                 assert not event.stock
         assert view.crib is None and view.my_turn and len({c.rank for c in view.playable}) > 1
         assert Coach().advise(view) == drill.advice
+
+
+def test_a_card_within_a_twentieth_of_the_best_is_said_as_good_in_the_card_values() -> None:
+    import dataclasses
+
+    from audiocrib.coach import PlayAdvice
+    from audiocrib.engine.rules import Rules
+    from audiocrib.telling.drilling import card_values
+    from audiocrib.telling.listener import SeatNames
+
+    drill = play_choice_drill(random.Random(10))
+    advice = Coach().advise(drill.view)
+    assert isinstance(advice, PlayAdvice)
+    assert len(advice.choices) > 1
+    second = dataclasses.replace(advice.choices[1], loss=0.03)
+    close = dataclasses.replace(advice, choices=(advice.choices[0], second, *advice.choices[2:]))
+    _, pages = card_values(close, advice.choices[0].card, SeatNames(drill.view.names, Rules(), drill.view.seat))
+    assert ", as good." in pages[1] and "0.0" not in pages[1], pages[1]

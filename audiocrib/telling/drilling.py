@@ -141,7 +141,8 @@ def card_values(advice: PlayAdvice, chosen: Card, s: SeatNames) -> tuple[str, li
         pegs = f", pegging {number_words(choice.pegs)}" if choice.pegs else ""
         less = ""
         if place > 1 and not advice.wins:
-            less = f", {round(choice.loss)} less" if advice.board else f", {choice.loss:.1f} less"
+            shown = f"{round(choice.loss)}" if advice.board else f"{choice.loss:.1f}"
+            less = ", as good" if float(shown) == 0 else f", {shown} less"
         mine = " Your choice." if choice.card.rank is chosen.rank else ""
         pages.append(f"{place}: the {choice.card.rank.word}, for {number_words(choice.count)}{pegs}: "
                      f"{_value(advice, choice.value)}{less}.{mine}")
