@@ -137,3 +137,22 @@ def test_a_game_resumed_from_its_save_keeps_the_decisions_made_before_for_the_re
         assert len(noted.decisions) == 2
 
     run(second, seed=5, save_path=save)
+
+
+def test_the_review_of_a_card_says_what_the_best_card_would_have_pegged() -> None:
+    # Bob leads the king; you hold 5S 5D 9C 9H. The five makes fifteen for two; the nine, laid instead, pegs
+    # nothing, so the review says what the five would have made.
+    from audiocrib.coach import Notebook
+    from audiocrib.engine.actions import Play
+    from audiocrib.telling.reviewing import decision_words
+    from tests.coach_positions import card, fifteen_position
+
+    game = fifteen_position()
+    view = game.view(0)
+    notebook = Notebook()
+    game.apply(Play(0, card("9C")))
+    notebook.note(view, (card("9C"),))
+    review = notebook.deal_review(game.view(0).events, view.game_number, view.deal_number)
+    words = decision_words(review.decisions[0], SeatNames(view.names, view.rules, 0))
+    assert words.startswith("Your nine on Bob's king gave up about ")
+    assert words.endswith("; the five was better: it makes fifteen for two.")

@@ -25,7 +25,8 @@ from audiocrib.engine.scoring import Score, ScoreKind
 from audiocrib.telling.listener import SeatNames
 from audiocrib.telling.phrases import capitalised, join_words
 
-__all__ = ["about", "advice_off", "amount", "lay_away_words", "loss_words", "no_advice", "play_words", "rank_list"]
+__all__ = ["about", "advice_off", "amount", "lay_away_words", "loss_words", "no_advice", "pegs_words", "play_words",
+           "rank_list"]
 
 _QUARTERS = ("", " and a quarter", " and a half", " and three quarters")
 _ALONE = ("nothing", "a quarter", "a half", "three quarters")
@@ -243,6 +244,14 @@ def _scores(score: Score, card: Card) -> list[str]:
     if made:
         words.append(f"makes {join_words(made)}")
     return words
+
+
+def pegs_words(choice: CardChoice) -> str:
+    """What a card pegs at once, "makes fifteen for two", or "" when it pegs nothing."""
+    words = _scores(choice.score, choice.card)
+    if choice.last:
+        words.append("takes one for the go" if choice.count < 31 else "takes the last card")
+    return join_words(words)
 
 
 def _grouped(replies: Sequence[Reply]) -> list[tuple[str, Score, int]]:

@@ -14,7 +14,7 @@ from audiocrib.coach.review import MISTAKE_CHANCE
 from audiocrib.engine.cards import spoken_list
 from audiocrib.engine.numbers import number_words
 from audiocrib.telling.answers import scores
-from audiocrib.telling.coaching import loss_words, rank_list
+from audiocrib.telling.coaching import loss_words, pegs_words, rank_list
 from audiocrib.telling.listener import SeatNames
 from audiocrib.telling.phrases import capitalised, join_words, points_phrase
 
@@ -106,12 +106,14 @@ def decision_words(decision: Decision, s: SeatNames) -> str:
     card = decision.chosen[0]
     best_card = advice.best.card
     where = _laid_on(decision, s)
+    pegs = pegs_words(advice.best)
+    why = f": it {pegs}" if pegs else ""
     if decision.measure is Measure.GAME:
         return f"Your {card.rank.word} {where} missed the game: the {best_card.rank.word} would have won it."
     if decision.measure is Measure.CHANCE or game_in_sight(decision):
         return (f"Your {card.rank.word} {where} lowered your chance of winning by about "
                 f"{number_words(max(1, round(_chance_lost(decision))))} in a hundred; the {best_card.rank.word} "
-                "was best.")
+                f"was best{why}.")
     reply = decision.reply
     if reply is not None and reply.score.total and reply.seat != s.me and \
             s.rules.side_of(reply.seat) != s.rules.side_of(s.me):
@@ -119,10 +121,10 @@ def decision_words(decision: Decision, s: SeatNames) -> str:
                             _REPLY_KINDS[i.kind.value] for i in reply.score.items])
         safe = "was safe" if advice.best.danger == 0 else "was better"
         return (f"Your {card.rank.word} {where} let {s.seat(reply.seat)} make {kinds} for "
-                f"{number_words(reply.score.total)}; the {best_card.rank.word} {safe}. It cost about "
+                f"{number_words(reply.score.total)}; the {best_card.rank.word} {safe}{why}. It cost about "
                 f"{loss_words(decision.loss)}.")
     return (f"Your {card.rank.word} {where} gave up about {loss_words(decision.loss)}; the {best_card.rank.word} was "
-            f"better.")
+            f"better{why}.")
 
 
 def deal_review_words(review: DealReview, s: SeatNames, costly_only: bool = False) -> list[str]:
