@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from audiocrib.coach import Coach, LayAwayAdvice, PlayAdvice
 from audiocrib.engine.views import PlayerView
 from audiocrib.telling.coaching import lay_away_words, no_advice, play_words
@@ -156,3 +158,48 @@ def test_the_review_of_a_card_says_what_the_best_card_would_have_pegged() -> Non
     words = decision_words(review.decisions[0], SeatNames(view.names, view.rules, 0))
     assert words.startswith("Your nine on Bob's king gave up about ")
     assert words.endswith("; the five was better: it makes fifteen for two.")
+
+
+def test_a_session_that_weighs_only_when_asked_weighs_nothing_until_g(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A browser's session (its coach works on the server) weighs a deal only when the player asks: with the review
+    # setting off, a whole deal and the match's end cost the coach nothing, and g still goes over both.
+    from audiocrib.shell.coaching import Coaching
+    from audiocrib.shell.settings import Settings
+    from audiocrib.shell.tablesetup import TableSetup
+    from tests.shell_driver import play_to_the_end
+
+    asked: list[int] = []
+    advise = Coach.advise
+
+    def counted(self: Coach, view: PlayerView) -> object:
+        asked.append(len(view.events))
+        return advise(self, view)
+
+    monkeypatch.setattr(Coaching, "weighs_every_deal", False)
+    monkeypatch.setattr(Coach, "advise", counted)
+
+    async def script(table: Table) -> None:
+        await table.press("enter")
+        await play_to_the_end(table, until="review")
+        assert asked == []  # the show is over: nothing weighed
+        said = await table.press("g")
+        assert asked and said and said[0].startswith(("Your ", "The coach")), said
+        weighed = len(asked)
+        await play_to_the_end(table)
+        assert table.said[-2:] == ["Press g to hear the coach go over the match.", "Press Enter for the main menu."]
+        assert len(asked) == weighed
+        said = await table.press("g")
+        assert said[0].startswith("The coach's review of the match, ") and len(asked) > weighed
+
+    run(script, setup=TableSetup(target=61), settings=Settings(pace=0.0, typed_ahead=0.0, review="off"), seed=8)
+
+
+def test_a_browser_s_review_of_each_deal_is_off_until_the_player_turns_it_on() -> None:
+    from audiocrib.shell.settings import Settings
+    from audiocrib.web.websession import keep_settings, read_settings
+
+    kept = keep_settings(Settings(review="each"))
+    assert read_settings(kept) == Settings(review="each")  # the player's choice comes back
+    del kept["session"]["review"]  # type: ignore[attr-defined]  # a tab that kept its settings before the coach
+    again = read_settings(kept)
+    assert again is not None and again.review == "off"

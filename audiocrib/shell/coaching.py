@@ -26,6 +26,12 @@ class Coaching(SessionCore):
     _costs_kept: set[tuple[int, int]]
     """The deals (game, deal) of this table whose cost is in the progress figures."""
     match_review: tuple[str, ...] = ()
+    weighs_every_deal = True
+    """Each deal's decisions are weighed after its show, for the progress figures and the review setting. A
+    browser's session, whose coach works on the server, weighs them only when the player asks (g, or the review
+    setting on): a thousand tabs weighing every deal would take the server's cores."""
+    _match_due = False
+    """The match is over and its review not yet worked out (a session that weighs only when asked)."""
     """The review of the last match that ended in this run, one message each (g says it at the match's end)."""
 
     def _coach_begin(self) -> None:
@@ -96,6 +102,8 @@ class Coaching(SessionCore):
     def _review_deal(self) -> None:
         """After a deal's show (at the pause, or as the match ends): its cost kept, and the coach's review of it
         if the setting asks for one."""
+        if self.settings.review == "off" and not self.weighs_every_deal:
+            return
         review = self._deal_shown()
         if review is None or self.settings.review == "off":
             return
@@ -107,16 +115,27 @@ class Coaching(SessionCore):
         and the Statistics until the next match ends), and what Enter and g do now."""
         assert self.table is not None
         self._review_deal()
+        self.match_review = ()
+        self._match_due = True
+        if self.weighs_every_deal:
+            self._review_match()
+        self.say("Press g to hear the coach go over the match.")
+        self.say("Press Enter for the lobby." if self.client is not None else "Press Enter for the main menu.")
+
+    def _review_match(self) -> None:
+        """Work out the review of the match just ended, and keep it (the Statistics say it until the next)."""
+        assert self.table is not None
+        self._match_due = False
         review = self.notebook.match_review(self.table.view().events)
         self.match_review = tuple(match_review_words(review, self._seats(self.view())))
         self.progress.add(last_match=self.match_review)
-        self.say("Press g to hear the coach go over the match.")
-        self.say("Press Enter for the lobby." if self.client is not None else "Press Enter for the main menu.")
 
     def _go_over(self, key: str) -> None:
         """g: at the pause after a show, the coach's review of that deal; when the match is over, of the match,
         one message at a time."""
         if self.moment == "over":
+            if self._match_due and self.table is not None:
+                self._review_match()
             pages = list(self.match_review) or ["The coach has no decisions of yours from this match to go over."]
             count = len(pages)
             self._say_pages(f"The coach's review of the match, {number_words(count)} message"

@@ -33,7 +33,10 @@ class OffLoopCoach(Coach):
 
 
 class BrowserSession(Session):
-    """The shell `Session` of a browser's tab: the same session, with its coach off the event loop."""
+    """The shell `Session` of a browser's tab: the same session, with its coach off the event loop, weighing a
+    deal's decisions only when the player asks for a review (the server pays for every tab's coach)."""
+
+    weighs_every_deal = False
 
     def _coach_begin(self) -> None:
         super()._coach_begin()

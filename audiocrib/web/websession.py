@@ -107,6 +107,8 @@ def keep_settings(settings: Settings) -> dict[str, Any]:
 
 
 _KEPT = frozenset({"voice", "rate", "voice_volume", "volume", "session"})
+BROWSER_REVIEW = "off"
+"""The coach's review of each deal in a browser until the player turns it on: its coach works on the server."""
 _SETTINGS = frozenset(Settings().to_json())
 
 
@@ -126,7 +128,7 @@ def read_settings(kept: object) -> Settings | None:
     if not set(values) <= _SETTINGS:
         return None
     try:
-        return Settings.from_json(values)
+        return Settings.from_json({"review": BROWSER_REVIEW, **values})
     except (ValueError, TypeError, KeyError):
         return None
 
@@ -200,7 +202,8 @@ class WebSession:
             return LoopLink(url, hello, deliver, changed, self._opener, self._wake.set, ssl_context)
 
         session = BrowserSession(Announcer(WebSpeaker(self._told), _Nowhere()),
-                                 settings=self._settings or Settings(), player=WebCues(self._told),
+                                 settings=self._settings or Settings(review=BROWSER_REVIEW),
+                                 player=WebCues(self._told),
                                  open_speech=speech, online_address=self.address)
         session.online_only = True
         session.help_key = BROWSER_HELP_KEY  # the page passes F1 everywhere; Tab moves to its buttons
