@@ -135,8 +135,8 @@ def test_the_crib_side_gives_the_pone_a_smaller_hand() -> None:
     assert best.net == pytest.approx(best.expected_hand - best.expected_crib)
     assert best.best_crib and not best.most_hand
     assert "The seven and king give Bob's crib about three and a half, as little as any choice." in words
-    assert "Keeping the three, four, six and seven holds more, three and a quarter, but this gives the crib less." \
-        in words
+    assert ("Keeping the three, four, six and seven is worth more in the hand, three and a quarter, but the keep "
+            "advised gives Bob's crib less.") in words
 
 
 def test_the_crib_side_for_the_dealer() -> None:
@@ -153,7 +153,7 @@ def test_the_crib_side_for_the_dealer() -> None:
     assert best.expected_crib == max(c.expected_crib for c in advice.everything)
     assert "It holds three before the starter: a run of three." in words
     assert "The two aces are worth about five and a half in your crib, the most of any choice." in words
-    assert "but this puts more in your side's crib." in words
+    assert "but the keep advised puts more in your crib." in words
 
 
 def test_playing_to_the_board_at_the_lay_away_sure() -> None:
@@ -165,8 +165,9 @@ def test_playing_to_the_board_at_the_lay_away_sure() -> None:
     assert advice.need == 6 and advice.to_win == 8
     assert advice.best.chance == 1.0
     assert advice.best.holds.total >= 6
-    assert words.startswith("You need eight to win: keep the cards most likely to count out.")
-    assert "With about two from the play, your hand makes six with any starter." in words
+    assert words.startswith("You need eight to win. Keep the four, five, six and ten, and lay away the two and king: "
+                            "with about two from the play, your hand makes the six left with any starter. It is "
+                            "chosen for its chance of counting out, weighed against its points.")
 
 
 def test_playing_to_the_board_at_the_lay_away_by_the_starters() -> None:
@@ -187,10 +188,10 @@ def test_playing_to_the_board_at_the_lay_away_by_the_starters() -> None:
     assert best.chance == pytest.approx(made / 46)
     assert 0 < made < 46
     assert f"with {in_words(round(made / 46 * 100))} in a hundred starters" in words
-    assert "your hand and crib make twelve" in words
-    # The next best are said by their chance too, not by points, since the chance decides here.
+    assert "your hand and crib make the twelve left" in words
+    # The next best are said by their chance and their net: the chance is weighed against the points.
     nexts = words[words.index("Next best: "):]
-    assert "net" not in nexts and nexts.count("starter") == 2
+    assert nexts.count("which makes it with") == 2 and nexts.count(", net ") == 2
 
 
 def test_playing_to_the_board_in_a_drill() -> None:
@@ -200,8 +201,8 @@ def test_playing_to_the_board_in_a_drill() -> None:
     advice = lay_away_facts(parse_cards("5H TD 4C 6S KC 2D"), discard=2, my_crib=False, crib_size=4, need=6)
     words = lay_away_words(advice, S2, dealer=1)
     assert advice.best.chance == 1.0 and advice.to_win is None
-    assert words.startswith("You need six from your hand: keep the cards most likely to count out. Keep ")
-    assert "Your hand makes six with any starter." in words
+    assert words.startswith("You need six from your hand. Keep ")
+    assert ": your hand makes it with any starter." in words
 
 
 def test_the_board_out_of_reach() -> None:
@@ -263,3 +264,24 @@ def test_the_words_quoted_in_coach_md_are_the_coachs() -> None:
     assert len(quotes) == len(said)
     for quote, words in zip(quotes, said, strict=True):
         assert words.startswith(quote), (quote, words)
+
+
+def test_the_next_best_are_less_in_the_quarters_their_nets_are_said_in() -> None:
+    # AD 5C 6H 8S 9S TD, your crib: the best nets 13.0 (said "thirteen"), the next 12.7 ("twelve and three
+    # quarters") and 12.2 ("twelve and a quarter"). Heard once, thirteen less twelve and three quarters is a
+    # quarter, so the difference is said so, not as "three tenths".
+    advice, words = lay_away("AD 5C 6H 8S 9S TD", dealer=True)
+    nets = [round(c.net * 4) / 4 for c in advice.choices]
+    assert nets == [13.0, 12.75, 12.25]
+    assert "Net: thirteen." in words
+    assert "net twelve and three quarters, a quarter of a point less" in words
+    assert "net twelve and a quarter, three quarters of a point less" in words
+    assert "tenth" not in words
+
+
+def test_a_card_laid_away_is_named_with_its_suit_when_another_of_its_rank_is_kept() -> None:
+    # AH 4C 4H 5H QH QS, Bob's crib: keeping A 4 5 Q of hearts (a flush) lays away a four and a queen, but you
+    # hold two of each: "the four and queen" would not say which to mark.
+    advice, words = lay_away("AH 4C 4H 5H QH QS", dealer=False)
+    assert set(advice.best.discard) == set(parse_cards("4C QS"))
+    assert "and lay away the four of clubs and the queen of spades:" in words

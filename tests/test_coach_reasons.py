@@ -294,3 +294,32 @@ def test_three_players_count_the_cards_of_three_hands() -> None:
     assert sum(r.cards for r in five.replies if r.rank.value_in_count == 10) == 12
     assert "five, a count to avoid, where any of the twelve ten-cards you have not seen gives Bob fifteen for " \
         "two" in words
+
+
+def test_a_count_to_avoid_is_not_said_to_be_the_least_bad_when_another_card_is_as_good() -> None:
+    # Leading a ten-card leaves ten, a count to avoid; "your other cards do worse" is true only when every other
+    # card the player may lead gives up more than a tenth of a point. Hands are dealt until the coach's lead is a
+    # ten-card with another card as good, and one with every other card worse.
+    from audiocrib import Game
+    from audiocrib.coach import Coach, PlayAdvice
+    from audiocrib.engine.actions import Discard
+    from audiocrib.telling.coaching import play_words
+    from audiocrib.telling.listener import SeatNames
+
+    seen = {True: 0, False: 0}
+    for seed in range(400):
+        game = Game(seed=seed)
+        for seat in (0, 1):
+            game.apply(Discard(seat, game.view(seat).hand[:2]))
+        view = game.view(game.turn)
+        advice = Coach().advise(view)
+        assert isinstance(advice, PlayAdvice)
+        if not (advice.best.dangerous_count and advice.best.count == 10 and len(advice.choices) > 1):
+            continue
+        words = play_words(advice, SeatNames(view.names, view.rules, view.seat))
+        tie = any(c.loss < 0.1 for c in advice.choices[1:])
+        assert ("your other cards do worse" in words) is not tie, words
+        seen[tie] += 1
+        if all(seen.values()):
+            break
+    assert all(seen.values()), seen

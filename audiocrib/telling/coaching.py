@@ -156,23 +156,23 @@ def _crib_words(choice: KeepChoice, s: SeatNames, dealer: int, my_crib: bool) ->
     return f"{thrown} {'gives' if one else 'give'} {crib} {worth}{least}."
 
 
-def _board_words(advice: LayAwayAdvice) -> str:
-    """Laying away to the board: what the hand must make and how often the expert's keep makes it."""
+def _board_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
+    """Laying away to the board: what the hand must make, and how often the expert's keep makes it."""
     best = advice.best
     need = number_words(max(0, advice.need or 0))
     counted = "your hand and crib make" if advice.my_crib else "your hand makes"
+    keep = f"Keep {rank_list(best.keep)}, and lay away {_thrown(best)}"
     if advice.to_win is not None:
-        first = (f"You need {number_words(advice.to_win)} to win: keep the cards most likely to count out. "
-                 f"Keep {rank_list(best.keep)}, and lay away {rank_list(best.discard)}.")
-        aim = f"With about {number_words(advice.to_win - (advice.need or 0))} from the play, {counted} {need}"
+        first = f"You need {number_words(advice.to_win)} to win. {keep}"
+        aim = f"with about {number_words(advice.to_win - (advice.need or 0))} from the play, {counted} the {need} left"
     else:
-        first = (f"You need {need} from your hand: keep the cards most likely to count out. "
-                 f"Keep {rank_list(best.keep)}, and lay away {rank_list(best.discard)}.")
-        aim = f"{capitalised(counted)} {need}"
+        first = f"You need {need} from your hand. {keep}"
+        aim = f"{counted} it"
     chance = best.chance or 0.0
+    weighed = "It is chosen for its chance of counting out, weighed against its points."
     if chance <= 0.0:
-        return f"{first} {aim} with no starter, but other keeps that might give up more points on average."
-    return f"{first} {aim} {_starters(chance)}."
+        return f"{first}: no keep makes it with any starter, so {weighed[3:].replace('is chosen', 'this one is')}"
+    return f"{first}: {aim} {_starters(chance)}. {weighed}"
 
 
 def _starters(chance: float) -> str:
@@ -184,20 +184,43 @@ def _starters(chance: float) -> str:
     return f"with {number_words(max(1, min(99, round(chance * 100))))} in a hundred starters"
 
 
+def _less(best_net: float, choice: KeepChoice) -> str:
+    """How much less a keep nets than the best, in the quarters its net is said in, so the two add up heard:
+    "net twelve and three quarters, a quarter less" after "Net: thirteen"."""
+    if choice.loss < 0.1:
+        return "as good"
+    quarters = round(best_net * 4) - round(choice.net * 4)
+    if quarters <= 0:
+        return "a little less"
+    if quarters == 2:
+        return "half a point less"
+    words = amount(quarters / 4)
+    return f"{words} point less" if words == "one" else f"{words} {'of a point' if quarters < 4 else 'points'} less"
+
+
+def _thrown(choice: KeepChoice) -> str:
+    """The cards laid away, by rank ("the five and queen"), or by name where a card of the same rank is kept
+    ("the five of hearts and the queen of spades"), so the player knows which to mark."""
+    kept = {card.rank for card in choice.keep}
+    if any(card.rank in kept for card in choice.discard):
+        return join_words([f"the {card.name}" for card in choice.discard])
+    return rank_list(choice.discard)
+
+
 def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
     """The lay-away advice: the expert's keep with its reason, then the next best and what each gives up."""
     best = advice.best
     parts: list[str] = []
     hopeless = advice.need is not None and not any(c.chance for c in advice.everything)
     if advice.need is not None and not hopeless:
-        parts.append(_board_words(advice))
+        parts.append(_board_words(advice, s, dealer))
     else:
         if hopeless:
             need = number_words(advice.to_win if advice.to_win is not None else advice.need or 0)
             parts.append(f"You need {need} to win, more than this hand can make with any starter, so keep for "
                          f"points.")
         most = ", the most of any keep" if best.most_hand else ""
-        parts.append(f"Keep {rank_list(best.keep)}, and lay away {rank_list(best.discard)}: "
+        parts.append(f"Keep {rank_list(best.keep)}, and lay away {_thrown(best)}: "
                      f"{amount(best.expected_hand)} on average{most}.")
         held = _held_words(best)
         if held:
@@ -205,17 +228,18 @@ def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
     parts.append(_crib_words(best, s, dealer, advice.my_crib))
     if not best.most_hand and (advice.need is None or hopeless):
         bigger = max(advice.everything, key=lambda c: c.expected_hand)
-        side = "puts more in your side's crib" if advice.my_crib else "gives the crib less"
-        parts.append(f"Keeping {rank_list(bigger.keep)} holds more, {amount(bigger.expected_hand)}, but this "
-                     f"{side}.")
+        crib = "your crib" if dealer == s.me else f"{s.possessive(dealer)} crib"
+        side = f"puts more in {crib}" if advice.my_crib else f"gives {crib} less"
+        parts.append(f"Keeping {rank_list(bigger.keep)} is worth more in the hand, {amount(bigger.expected_hand)}, "
+                     f"but the keep advised {side}.")
     parts.append(f"Net: {amount(best.net)}.")
     nexts = []
     for choice in advice.choices[1:]:
         if advice.need is not None and not hopeless:
-            nexts.append(f"keep {rank_list(choice.keep)}, {_starters(choice.chance or 0.0)}")
+            nexts.append(f"keep {rank_list(choice.keep)}, which makes it {_starters(choice.chance or 0.0)}, net "
+                         f"{amount(choice.net)}")
             continue
-        less = "as good" if choice.loss < 0.1 else f"{loss_words(choice.loss)} less"
-        nexts.append(f"keep {rank_list(choice.keep)}, net {amount(choice.net)}, {less}")
+        nexts.append(f"keep {rank_list(choice.keep)}, net {amount(choice.net)}, {_less(best.net, choice)}")
     if nexts:
         parts.append(f"Next best: {'; '.join(nexts)}.")
     return " ".join(parts)
@@ -367,7 +391,8 @@ def _play_reasons(choice: CardChoice, advice: PlayAdvice, s: SeatNames) -> list[
         reasons.append("is a lead under five, so no card makes fifteen on it")
     else:
         danger = _danger(choice, advice, s)
-        if danger and choice.dangerous_count and len(advice.choices) > 1:
+        if danger and choice.dangerous_count and len(advice.choices) > 1 and \
+                all(other.loss >= 0.1 for other in advice.choices[1:]):
             danger += ", but your other cards do worse"
         if danger:
             reasons.append(f"leaves {danger}")
