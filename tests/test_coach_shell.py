@@ -203,3 +203,35 @@ def test_a_browser_s_review_of_each_deal_is_off_until_the_player_turns_it_on() -
     del kept["session"]["review"]  # type: ignore[attr-defined]  # a tab that kept its settings before the coach
     again = read_settings(kept)
     assert again is not None and again.review == "off"
+
+
+def test_the_match_review_ranks_a_small_chance_below_a_costly_lay_away() -> None:
+    # A card that lowered the chance of winning by three in a hundred (about a point and a fifth at the expert's
+    # two and a half hundredths a point) comes after a lay-away that cost three points, and one that cost one in a
+    # hundred is no mistake at all.
+    import dataclasses
+
+    from audiocrib.coach import DealReview, Decision, MatchReview
+    from audiocrib.coach.review import MISTAKE_CHANCE
+    from tests.coach_positions import fifteen_position, lay_away
+
+    lay_advice, _ = lay_away("5H 5S 5C JD 4H 6C", dealer=False)
+    worse = next(c for c in lay_advice.everything if c.loss > 3)
+    game = fifteen_position()
+    view = game.view(0)
+    play = Coach().advise(view)
+    assert isinstance(play, PlayAdvice)
+    chance = dataclasses.replace(play, board=True, choices=(
+        play.choices[0], dataclasses.replace(play.choices[1], loss=3.0)))
+    small = dataclasses.replace(chance, choices=(chance.choices[0], dataclasses.replace(chance.choices[1], loss=1.2)))
+    laid = Decision(view, worse.discard, lay_advice)
+    costly_card = Decision(view, (chance.choices[1].card,), chance)
+    tiny_card = Decision(view, (small.choices[1].card,), small)
+    assert laid.mistake and costly_card.mistake and not tiny_card.mistake and 1.2 < MISTAKE_CHANCE
+    review = MatchReview((DealReview(1, 1, (costly_card, laid, tiny_card), 0),))
+    assert review.costliest() == (laid, costly_card)
+    from audiocrib.telling.reviewing import match_review_words
+
+    pages = match_review_words(review, SeatNames(view.names, view.rules, 0))
+    said = [i for i, page in enumerate(pages) if "lay-away cost" in page or "lowered your chance" in page]
+    assert len(said) == 2 and "lay-away cost" in pages[said[0]], pages

@@ -34,8 +34,12 @@ __all__ = ["MISTAKE", "DealReview", "Decision", "MatchReview", "Measure", "Noteb
 
 MISTAKE = 0.1
 """Points of expectation a choice may give up and still not be called a mistake (a tenth of a point)."""
-MISTAKE_CHANCE = 1.0
-"""The same for a choice weighed by the chance of winning: one in a hundred."""
+MISTAKE_CHANCE = 1.5
+"""The same for a choice weighed by the chance of winning: under two in a hundred (said rounded, "about one in a
+hundred" is never a mistake)."""
+POINTS_PER_CHANCE = 2.5
+"""Hundredths of the chance of winning worth about a point of expectation near the end of a game (the expert's
+own exchange when it lays away to the board), for ranking losses of both kinds together."""
 
 
 class Measure(StrEnum):
@@ -82,7 +86,8 @@ class Decision:
 
     @property
     def mistake(self) -> bool:
-        """The choice gave up more than a tenth of a point (one in a hundred of the chance to win)."""
+        """The choice gave up more than a tenth of a point (or, weighed by the chance to win, more than
+        `MISTAKE_CHANCE`)."""
         limit = {Measure.POINTS: MISTAKE, Measure.CHANCE: MISTAKE_CHANCE, Measure.GAME: 0.5}[self.measure]
         return self.loss > limit
 
@@ -145,10 +150,17 @@ class MatchReview:
         return sum(d.counting for d in self.deals)
 
     def costliest(self, most: int = 5) -> tuple[Decision, ...]:
-        """The costliest mistakes of the match, at most ``most`` of them: missed wins, then chances, then points."""
-        order = {Measure.GAME: 0, Measure.CHANCE: 1, Measure.POINTS: 2}
+        """The costliest mistakes of the match, at most ``most`` of them: missed wins, then the rest by what they
+        gave up, a chance of winning counted at `POINTS_PER_CHANCE` hundredths a point."""
         mistakes = [d for deal in self.deals for d in deal.mistakes]
-        return tuple(sorted(mistakes, key=lambda d: (order[d.measure], -d.loss))[:most])
+        return tuple(sorted(mistakes, key=_cost_order)[:most])
+
+
+def _cost_order(decision: Decision) -> tuple[int, float]:
+    if decision.measure is Measure.GAME:
+        return (0, 0.0)
+    loss = decision.loss / POINTS_PER_CHANCE if decision.measure is Measure.CHANCE else decision.loss
+    return (1, -loss)
 
 
 @dataclass

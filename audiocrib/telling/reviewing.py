@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from audiocrib.coach import DealReview, Decision, LayAwayAdvice, MatchReview, Measure, PlayAdvice
-from audiocrib.coach.review import MISTAKE_CHANCE
+from audiocrib.coach.review import MISTAKE_CHANCE, POINTS_PER_CHANCE
 from audiocrib.engine.cards import spoken_list
 from audiocrib.engine.numbers import number_words
 from audiocrib.telling.answers import scores
@@ -166,14 +166,16 @@ def _spent(points: float) -> str:
 
 
 def _costliest(review: MatchReview, most: int = 5) -> list[Decision]:
-    """The costliest mistakes of the match: missed wins, then the chances of winning lost, then points."""
+    """The costliest mistakes of the match: missed wins, then the rest by what they gave up, a chance of winning
+    counted at `POINTS_PER_CHANCE` hundredths a point (so a card that cost one or two in a hundred does not come
+    before a lay-away that cost three points)."""
     found = [d for deal in review.deals for d in mistakes(deal)]
 
     def order(decision: Decision) -> tuple[int, float]:
         if decision.measure is Measure.GAME:
             return (0, 0.0)
         lost = points_lost(decision)
-        return (1, -_chance_lost(decision)) if lost is None else (2, -lost)
+        return (1, -(_chance_lost(decision) / POINTS_PER_CHANCE if lost is None else lost))
 
     return sorted(found, key=order)[:most]
 
