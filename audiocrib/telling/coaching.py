@@ -207,8 +207,10 @@ def _thrown(choice: KeepChoice) -> str:
     return rank_list(choice.discard)
 
 
-def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
-    """The lay-away advice: the expert's keep with its reason, then the next best and what each gives up."""
+def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int, reasons_only: bool = False) -> str:
+    """The lay-away advice: the expert's keep with its reason, then the next best and what each gives up. With
+    ``reasons_only``, the reason alone (what the keep holds, the crib's side), for a drill whose verdict has
+    already said the keep, its figures and what the answer gave up."""
     best = advice.best
     parts: list[str] = []
     hopeless = advice.need is not None and not any(c.chance for c in advice.everything)
@@ -220,8 +222,11 @@ def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
             parts.append(f"You need {need} to win, more than this hand can make with any starter, so keep for "
                          f"points.")
         most = ", the most of any keep" if best.most_hand else ""
-        parts.append(f"Keep {rank_list(best.keep)}, and lay away {_thrown(best)}: "
-                     f"{amount(best.expected_hand)} on average{most}.")
+        if reasons_only:
+            parts.append(f"It is {amount(best.expected_hand)} on average{most}.")
+        else:
+            parts.append(f"Keep {rank_list(best.keep)}, and lay away {_thrown(best)}: "
+                         f"{amount(best.expected_hand)} on average{most}.")
         held = _held_words(best)
         if held:
             parts.append(held)
@@ -232,6 +237,8 @@ def lay_away_words(advice: LayAwayAdvice, s: SeatNames, dealer: int) -> str:
         side = f"puts more in {crib}" if advice.my_crib else f"gives {crib} less"
         parts.append(f"Keeping {rank_list(bigger.keep)} is worth more in the hand, {amount(bigger.expected_hand)}, "
                      f"but the keep advised {side}.")
+    if reasons_only:
+        return " ".join(parts)
     parts.append(f"Net: {amount(best.net)}.")
     nexts = []
     for choice in advice.choices[1:]:

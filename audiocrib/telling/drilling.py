@@ -7,10 +7,10 @@ verdict on a card laid there, built on the coach's facts (`audiocrib.coach`) and
 >>> advice = lay_away_facts(parse_cards("5H 5S 5C JD 4H 6C"), discard=2, my_crib=False, crib_size=4)
 >>> text = discard_reason(advice, 3.3)
 >>> print(text.split(": ")[0])
-That gives up about three and a quarter points of expectation. The coach's reason
->>> print(text.split(": ")[1])
-Keep the three fives and the jack, and lay away the four and six
->>> "Next best" in text  # the a key says every choice
+That gives up about three and a quarter points of expectation. Why the best
+>>> print(text.split(": ")[1].split(". ")[0])
+It is sixteen and three quarters on average, the most of any keep
+>>> "Next best" in text or "Net" in text or "Keep the" in text  # said by the verdict before, and by the a key
 False
 """
 
@@ -36,11 +36,12 @@ _OPPONENT = SeatNames(("You", "your opponent"), Rules(), 0)
 
 
 def discard_reason(advice: LayAwayAdvice, loss: float) -> str:
-    """After a discard drill's verdict, when the choice gave up more than a tenth of a point: what it gave up, and
-    the coach's reason for the best keep (the next best are left to the a key, which says every choice)."""
+    """After a discard drill's verdict, which has said the best keep and its figures, when the choice gave up more
+    than a tenth of a point: what it gave up, and the coach's reason for the best keep alone (the next best are
+    left to the a key, which says every choice)."""
     best_only = dataclasses.replace(advice, choices=advice.choices[:1])
-    reason = lay_away_words(best_only, _OPPONENT, dealer=0 if advice.my_crib else 1)
-    return f"That gives up about {loss_words(loss)} of expectation. The coach's reason: {reason}"
+    reason = lay_away_words(best_only, _OPPONENT, dealer=0 if advice.my_crib else 1, reasons_only=True)
+    return f"That gives up about {loss_words(loss)} of expectation. Why the best: {reason}"
 
 
 def _seats(view: PlayerView) -> SeatNames:
