@@ -210,12 +210,16 @@ def tenths(points: float, unit: bool = True) -> str:
     >>> tenths(0.8), tenths(1.26), tenths(1.0), tenths(0.02), tenths(2.04, unit=False), tenths(0.1, unit=False)
     ('eight tenths of a point', 'one and three tenths points', 'one point', 'less than a tenth of a point', \
 'two', 'a tenth')
+    >>> tenths(1.5), tenths(0.5), tenths(0.5, unit=False)  # five tenths is said as a half
+    ('one and a half points', 'half a point', 'a half')
     """
     count = round(points * 10)
     whole, part = divmod(count, 10)
     if count == 0:
         return "less than a tenth of a point" if unit else "less than a tenth"
-    fraction = "a tenth" if part == 1 else f"{number_words(part)} tenths"
+    if count == 5 and unit:
+        return "half a point"
+    fraction = "a tenth" if part == 1 else "a half" if part == 5 else f"{number_words(part)} tenths"
     if not whole:
         return f"{fraction} of a point" if unit else fraction
     words = number_words(whole) + (f" and {fraction}" if part else "")
@@ -235,7 +239,7 @@ def progress_words(figures: Sequence[tuple[str, Sequence[tuple[str, int, float]]
     >>> progress_words([("lay_away", [("this week", 12, 0.8), ("last week", 0, 0.0), ("the month before", 30, 1.3)]),
     ...                 ("play", [("this week", 0, 0.0), ("last week", 4, 0.46), ("the month before", 0, 0.0)])])
     ['Your lay-aways cost eight tenths of a point a deal this week, over twelve deals; one and three tenths the \
-month before, over thirty.', 'Your plays cost five tenths of a point a deal last week, over four deals; none \
+month before, over thirty.', 'Your plays cost half a point a deal last week, over four deals; none \
 weighed this week yet.']
     >>> progress_words([("lay_away", [("this week", 0, 0.0)]), ("play", [("this week", 0, 0.0)])])
     ['The coach has weighed no deal of yours in the last six weeks: your progress is told from the deals you play.']
