@@ -1039,6 +1039,8 @@ def test_a_position_past_the_last_card_is_answered_in_good_english() -> None:
                 await play_a_card(table)
             else:
                 await table.press("enter")
-        assert await table.answer("2") == "You hold only one card."
+        # A digit past the hand says the card Enter would play, which the digit did not change.
+        on = sorted(session.view().hand)[0]
+        assert await table.answer("2") == f"You hold only one card; you are on the {on.name}."
 
     run(script, setup=TableSetup(levels=("beginner",)), settings=Settings(pace=0.0, typed_ahead=0.0), seed=1)

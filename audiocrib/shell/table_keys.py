@@ -54,8 +54,9 @@ class TableKeys(SessionCore):
     def _select_at(self, key: str) -> None:
         hand = self._hand()
         position = int(key)
-        if position > len(hand):
-            self.say(_hold_only(len(hand)))
+        if position > len(hand):  # and say the card Enter would play, which this key did not change
+            on = hand[self.cursor % len(hand)]
+            self.say(f"{_hold_only(len(hand))[:-1]}; you are on the {on.name}.")
             return
         self.cursor = position - 1
         self.say(f"{self._card_words(hand[self.cursor])}.")
