@@ -25,7 +25,7 @@ from audiocrib.engine.cards import DECK, Card, Rank, Suit
 from audiocrib.engine.scoring import Score, score_kept
 from audiocrib.engine.views import PlayerView
 
-__all__ = ["KeepChoice", "LayAwayAdvice", "lay_away_advice", "lay_away_facts", "lay_away_loss"]
+__all__ = ["KeepChoice", "LayAwayAdvice", "lay_away_advice", "lay_away_facts"]
 
 SHOWN = 3
 """How many choices the advice names: the expert's and the next two."""
@@ -93,7 +93,8 @@ class LayAwayAdvice:
 
 def _starter_shares(hand: Sequence[Card]) -> dict[Suit, float]:
     """For each suit, the share of the starters not among ``hand`` that are of it."""
-    starters = [c for c in DECK if c not in set(hand)]
+    held = set(hand)
+    starters = [c for c in DECK if c not in held]
     return {suit: sum(1 for c in starters if c.suit is suit) / len(starters) for suit in Suit}
 
 
@@ -112,8 +113,9 @@ def _choices(
     best_crib = max(cribs) if my_crib else min(cribs)
     shares = _starter_shares(hand)
     ordered = [first, *(o for o in options if o is not first)]
+    chances = {id(o): board_chance(o, hand, my_crib, need) for o in options} if need is not None else {}
     if need is not None:
-        ordered = [first, *sorted(ordered[1:], key=lambda o: -board_chance(o, hand, my_crib, need) - o.net / 40.0)]
+        ordered = [first, *sorted(ordered[1:], key=lambda o: -chances[id(o)] - o.net / 40.0)]
     return tuple(
         KeepChoice(
             keep=o.keep,
@@ -125,7 +127,7 @@ def _choices(
             holds=score_kept(o.keep),
             most_hand=o.expected_hand >= most_hand - 1e-9,
             best_crib=abs((o.expected_crib or 0.0) - best_crib) < 1e-9,
-            chance=None if need is None else board_chance(o, hand, my_crib, need),
+            chance=chances.get(id(o)),
             flush=_flush(o.keep, shares),
             nobs=sum(shares[c.suit] for c in o.keep if c.rank is Rank.JACK),
         )
@@ -168,8 +170,3 @@ def lay_away_advice(view: PlayerView, expert: Expert | None = None) -> LayAwayAd
     everything = _choices(options, first, view.hand, view.my_crib, need)
     to_win = None if need is None else view.rules.target - view.scores[view.side]
     return LayAwayAdvice(_distinct(everything), view.my_crib, need, len(options), everything, to_win)
-
-
-def lay_away_loss(advice: LayAwayAdvice, discard: Sequence[Card]) -> float:
-    """Points of expectation that laying ``discard`` away gives up against the expert's choice."""
-    return advice.choice_of(discard).loss

@@ -29,7 +29,7 @@ from audiocrib.engine.cards import DECK, Card, Rank
 from audiocrib.engine.scoring import Score, ScoreKind, score_play
 from audiocrib.engine.views import PlayerView
 
-__all__ = ["DANGEROUS_COUNTS", "CardChoice", "PlayAdvice", "Reply", "play_advice", "play_loss"]
+__all__ = ["DANGEROUS_COUNTS", "CardChoice", "PlayAdvice", "Reply", "play_advice"]
 
 DANGEROUS_COUNTS = (5, 10, 21)
 """Counts that any ten-card (five, twenty-one) or any five (ten) makes fifteen or thirty-one on."""
@@ -223,10 +223,3 @@ def _none_fit(unseen: int, fits: int, held: int) -> float:
     if held > unseen:
         return 0.0
     return math.comb(unseen - fits, held) / math.comb(unseen, held)
-
-
-def play_loss(advice: PlayAdvice, card: Card) -> float:
-    """How far laying ``card`` falls short of the expert's card: points of expectation, or (``advice.board``) a
-    chance of winning, in percent."""
-    return advice.choice_of(card).loss
-

@@ -26,13 +26,13 @@ class Coaching(SessionCore):
     _costs_kept: set[tuple[int, int]]
     """The deals (game, deal) of this table whose cost is in the progress figures."""
     match_review: tuple[str, ...] = ()
+    """The review of the last match that ended in this run, one message each (g says it at the match's end)."""
     weighs_every_deal = True
     """Each deal's decisions are weighed after its show, for the progress figures and the review setting. A
     browser's session, whose coach works on the server, weighs them only when the player asks (g, or the review
     setting on): a thousand tabs weighing every deal would take the server's cores."""
     _match_due = False
     """The match is over and its review not yet worked out (a session that weighs only when asked)."""
-    """The review of the last match that ended in this run, one message each (g says it at the match's end)."""
 
     def _coach_begin(self) -> None:
         """A new table: nothing noted yet, except, for a game on this computer resumed from its save, the

@@ -8,7 +8,7 @@ from audiocrib.progress.play_choice import PlayChoiceDrill, judge_play_choice, p
 from audiocrib.shell.drill_base import DrillBase
 from audiocrib.shell.keys import _hold_only
 from audiocrib.telling import answers
-from audiocrib.telling.drilling import card_values, card_words, play_position, play_verdict
+from audiocrib.telling.drilling import card_values, play_position, play_verdict
 from audiocrib.telling.listener import SeatNames
 from audiocrib.telling.phrases import capitalised
 
@@ -41,7 +41,7 @@ class PlayDrills(DrillBase):
             self.say(_hold_only(len(drill.hand)))
             return
         self.cursor = int(key) - 1
-        self.say(f"{capitalised(card_words(drill.view, drill.hand[self.cursor]))}.")
+        self.say(f"{capitalised(answers.card_in_play(drill.view, drill.hand[self.cursor]))}.")
 
     def choose_left(self, key: str) -> None:
         self._walk_held(-1)
@@ -52,7 +52,7 @@ class PlayDrills(DrillBase):
     def _walk_held(self, step: int) -> None:
         drill = self._position()
         self.cursor = (self.cursor + step) % len(drill.hand)
-        words = capitalised(card_words(drill.view, drill.hand[self.cursor]))
+        words = capitalised(answers.card_in_play(drill.view, drill.hand[self.cursor]))
         self.say(f"{words}. {self.cursor + 1} of {len(drill.hand)}.")
 
     def answer_play(self, key: str) -> None:

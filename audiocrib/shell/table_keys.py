@@ -9,6 +9,7 @@ from audiocrib.shell.core import SessionCore
 from audiocrib.shell.keys import Mode, _hold_only, _number
 from audiocrib.shell.typing import NOTHING_CLAIMED, NOTHING_TYPED, marked_count
 from audiocrib.telling import answers
+from audiocrib.telling.phrases import capitalised
 
 
 class TableKeys(SessionCore):
@@ -31,10 +32,7 @@ class TableKeys(SessionCore):
         if self.moment == "discard" and card in self.marked:
             words += ", marked"
         elif self.moment == "play":
-            if card in view.playable:
-                words += f", makes {_number(view.count + card.rank.value_in_count)}"
-            else:
-                words += ", would pass thirty-one"
+            return capitalised(answers.card_in_play(view, card))
         return words
 
     def _walk(self, step: int) -> None:

@@ -47,6 +47,7 @@ from audiocrib.telling.words import count_aloud
 
 __all__ = [
     "card_at",
+    "card_in_play",
     "count",
     "crib_owner",
     "hand",
@@ -60,6 +61,14 @@ __all__ = [
     "table",
     "turn",
 ]
+
+
+def card_in_play(view: PlayerView, card: Card) -> str:
+    """A card of the hand as the play says it: "six of hearts, makes twenty-eight", or that it would pass
+    thirty-one."""
+    if card in view.playable:
+        return f"{card.name}, makes {number_words(view.count + card.value)}"
+    return f"{card.name}, would pass thirty-one"
 
 
 def _seats(view: PlayerView) -> SeatNames:

@@ -26,7 +26,7 @@ from audiocrib.telling.listener import SeatNames
 from audiocrib.telling.phrases import capitalised, join_words
 
 __all__ = ["about", "advice_off", "amount", "lay_away_words", "loss_words", "no_advice", "pegs_words", "play_words",
-           "rank_list"]
+           "rank_list", "reply_words"]
 
 _QUARTERS = ("", " and a quarter", " and a half", " and three quarters")
 _ALONE = ("nothing", "a quarter", "a half", "three quarters")
@@ -279,10 +279,7 @@ def _scores(score: Score, card: Card) -> list[str]:
 
 def pegs_words(choice: CardChoice) -> str:
     """What a card pegs at once, "makes fifteen for two", or "" when it pegs nothing."""
-    words = _scores(choice.score, choice.card)
-    if choice.last:
-        words.append("takes one for the go" if choice.count < 31 else "takes the last card")
-    return join_words(words)
+    return join_words(_scores(choice.score, choice.card) + ([_last_words(choice)] if choice.last else []))
 
 
 def _grouped(replies: Sequence[Reply]) -> list[tuple[str, Score, int]]:
@@ -318,7 +315,7 @@ _REPLY_AS = {
 }
 
 
-def _reply_words(score: Score) -> str:
+def reply_words(score: Score) -> str:
     """What a reply scores: "fifteen for two", "fifteen and a run of three for five"."""
     kinds = [f"a run of {number_words(i.points)}" if i.kind is ScoreKind.RUN else _REPLY_AS[i.kind]
              for i in score.items]
@@ -345,12 +342,12 @@ def _danger(choice: CardChoice, advice: PlayAdvice, s: SeatNames) -> str:
     grouped = _grouped(choice.replies)
     what, score, cards = grouped[0]
     if not choice.dangerous_count:
-        return f"{count}, where {_unseen_cards(what, cards)} gives {name} {_reply_words(score)}"
+        return f"{count}, where {_unseen_cards(what, cards)} gives {name} {reply_words(score)}"
     # Name the fifteen or thirty-one the count is known for, then anything bigger.
     which, known, many = next(g for g in grouped if g[1].of_kind(ScoreKind.FIFTEEN, ScoreKind.THIRTY_ONE))
-    words = f"{count}, a count to avoid, where {_unseen_cards(which, many)} gives {name} {_reply_words(known)}"
+    words = f"{count}, a count to avoid, where {_unseen_cards(which, many)} gives {name} {reply_words(known)}"
     if score.total > known.total:
-        words += f", and {_unseen_cards(what, cards)} {_reply_words(score)}"
+        words += f", and {_unseen_cards(what, cards)} {reply_words(score)}"
     return words
 
 
@@ -363,8 +360,7 @@ def play_words(advice: PlayAdvice, s: SeatNames) -> str:
     best = advice.best
     title = _card_title(best.card)
     if advice.wins:
-        pegs = join_words(_scores(best.score, best.card) + ([_last_words(best)] if best.last else []))
-        return f"{title} wins the game: it {pegs}, and you need {number_words(advice.need)}."
+        return f"{title} wins the game: it {pegs_words(best)}, and you need {number_words(advice.need)}."
     if len(advice.choices) == 1:
         reasons = _play_reasons(best, advice, s)
         tail = f" It {join_words(reasons)}." if reasons else ""

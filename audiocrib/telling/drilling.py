@@ -28,7 +28,7 @@ from audiocrib.telling.coaching import lay_away_words, loss_words, play_words
 from audiocrib.telling.listener import SeatNames
 from audiocrib.telling.phrases import capitalised, card_names
 
-__all__ = ["card_values", "card_words", "discard_reason", "play_cost", "play_mistake", "play_position",
+__all__ = ["card_values", "discard_reason", "play_cost", "play_mistake", "play_position",
            "play_verdict"]
 
 _OPPONENT = SeatNames(("You", "your opponent"), Rules(), 0)
@@ -48,14 +48,6 @@ def _seats(view: PlayerView) -> SeatNames:
     return SeatNames(view.names, view.rules, view.seat)
 
 
-def card_words(view: PlayerView, card: Card) -> str:
-    """A card in the hand as the game says it in the play: "six of hearts, makes twenty-eight", or that it would
-    pass thirty-one."""
-    if card in view.playable:
-        return f"{card.name}, makes {number_words(view.count + card.value)}"
-    return f"{card.name}, would pass thirty-one"
-
-
 def _earlier(view: PlayerView) -> str:
     """The cards laid in this deal's earlier series, yours first: "Laid before this series: your seven of clubs;
     Bob's eight of hearts.", or "" when none were."""
@@ -72,7 +64,8 @@ def _earlier(view: PlayerView) -> str:
 
 def _hand_words(view: PlayerView) -> str:
     cards = sorted(view.hand)
-    return "Your cards: " + "; ".join(f"{n}, {card_words(view, card)}" for n, card in enumerate(cards, start=1)) + "."
+    said = (f"{n}, {answers.card_in_play(view, card)}" for n, card in enumerate(cards, start=1))
+    return "Your cards: " + "; ".join(said) + "."
 
 
 def play_position(view: PlayerView, advice: PlayAdvice) -> str:

@@ -14,7 +14,7 @@ from audiocrib.coach.review import MISTAKE_CHANCE, POINTS_PER_CHANCE
 from audiocrib.engine.cards import spoken_list
 from audiocrib.engine.numbers import number_words
 from audiocrib.telling.answers import scores
-from audiocrib.telling.coaching import loss_words, pegs_words, rank_list
+from audiocrib.telling.coaching import loss_words, pegs_words, rank_list, reply_words
 from audiocrib.telling.listener import SeatNames
 from audiocrib.telling.phrases import capitalised, join_words, points_phrase
 
@@ -28,9 +28,6 @@ points but a share of the chance of winning, said as one and left out of the poi
 COSTLY = 1.0
 """A deal is reviewed with the setting "only when a deal cost you over a point" when it gave up more than this,
 or when a card cost a chance of winning or the game itself."""
-
-_REPLY_KINDS = {"fifteen": "fifteen", "thirty-one": "thirty-one", "pair": "a pair", "pair royal": "a pair royal",
-                "double pair royal": "a double pair royal"}
 
 
 def _laid_on(decision: Decision, s: SeatNames) -> str:
@@ -117,12 +114,9 @@ def decision_words(decision: Decision, s: SeatNames) -> str:
     reply = decision.reply
     if reply is not None and reply.score.total and reply.seat != s.me and \
             s.rules.side_of(reply.seat) != s.rules.side_of(s.me):
-        kinds = join_words([f"a run of {number_words(i.points)}" if i.kind.value == "run" else
-                            _REPLY_KINDS[i.kind.value] for i in reply.score.items])
         safe = "was safe" if advice.best.danger == 0 else "was better"
-        return (f"Your {card.rank.word} {where} let {s.seat(reply.seat)} make {kinds} for "
-                f"{number_words(reply.score.total)}; the {best_card.rank.word} {safe}{why}. It cost about "
-                f"{loss_words(decision.loss)}.")
+        return (f"Your {card.rank.word} {where} let {s.seat(reply.seat)} make {reply_words(reply.score)}; the "
+                f"{best_card.rank.word} {safe}{why}. It cost about {loss_words(decision.loss)}.")
     return (f"Your {card.rank.word} {where} gave up about {loss_words(decision.loss)}; the {best_card.rank.word} was "
             f"better{why}.")
 
