@@ -27,7 +27,7 @@ from audiocrib.engine.events import (
 from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.viewcodec import view_from_json, view_to_json
-from audiocrib.engine.views import PlayerView
+from audiocrib.engine.views import PlayerView, watcher_seat
 from tests.helpers import TABLES, random_action
 
 SEED = 7_346_251_908_117_003
@@ -53,7 +53,7 @@ def moments(rules: Rules, seed: int = SEED) -> Iterator[Game]:
 @pytest.mark.parametrize("rules", TABLES, ids=lambda r: r.describe())
 def test_every_view_comes_back_equal(rules: Rules) -> None:
     for game in moments(rules):
-        for seat in range(rules.players):
+        for seat in range(rules.players + 1):  # and the watchers' seat
             view = game.view(seat)
             text = json.dumps(view_to_json(view))
             assert view_from_json(json.loads(text)) == view
@@ -84,7 +84,7 @@ def public_cards(event: Event, seat: int) -> set[Card]:
     if isinstance(event, HandShown | CountRequested):
         return {*event.cards, event.starter}
     if isinstance(event, Dealt):
-        return set(event.hands[seat])
+        return set(event.hands[seat]) if seat < len(event.hands) else set()  # a watcher holds none
     if isinstance(event, Discarded) and event.seat == seat:
         return set(event.cards)
     return set()
@@ -123,7 +123,7 @@ def leaks(game: Game, seat: int, encoded: dict[str, Any]) -> list[str]:
 def test_no_view_shows_a_card_its_seat_may_not_know(rules: Rules) -> None:
     crib_hidden = 0
     for game in moments(rules):
-        for seat in range(rules.players):
+        for seat in range(rules.players + 1):  # and the watchers' seat (`watcher_seat`)
             encoded = view_to_json(game.view(seat))
             assert leaks(game, seat, encoded) == []
             crib_hidden += encoded["crib"] is None and game.phase.value == "play"
@@ -138,9 +138,34 @@ def test_the_leak_check_finds_each_kind_of_leak() -> None:
     assert any("dealt" in leak for leak in leaks(game, 0, view_to_json(whole)))
     theirs = dataclasses.replace(view, hand=game.hand(1))
     assert leaks(game, 0, view_to_json(theirs))
+    watcher = game.view(watcher_seat(game.rules))
+    assert leaks(game, watcher.seat, view_to_json(watcher)) == []
+    assert leaks(game, watcher.seat, view_to_json(dataclasses.replace(watcher, events=game.events)))
     next_starter = next(c for c in DECK if str(c) not in known_by_deal(game.events, 0)[1][-1])
     assert leaks(game, 0, view_to_json(dataclasses.replace(view, playable=(next_starter,))))
     assert leaks(game, 0, {**view_to_json(view), "note": game.seed}) == ["the seed"]
+
+
+@pytest.mark.parametrize("rules", TABLES, ids=lambda r: r.describe())
+def test_a_watchers_view_holds_no_cards_and_waits_on_nothing(rules: Rules) -> None:
+    seen = set()
+    for game in moments(rules):
+        view = game.view(watcher_seat(rules))
+        assert view.watching and not (view.hand or view.kept or view.playable) and view.discards is None
+        assert view.must_discard == 0 and not view.my_turn and not view.my_crib
+        assert view.side == rules.sides  # no side's: indexing the scores by it fails rather than read another's
+        seen.add(view.phase)
+    assert len(seen) >= 3  # laying away, the play and the match over, at least
+
+
+def test_a_watchers_view_with_cards_of_its_own_is_refused() -> None:
+    game = next(g for g in moments(Rules()) if g.phase.value == "play")
+    watcher = view_to_json(game.view(2))
+    assert view_from_json(watcher).watching
+    with pytest.raises(ValueError, match="A watcher's view holds no cards of its own"):
+        view_from_json({**watcher, "hand": [str(game.hand(0)[0])]})
+    with pytest.raises(ValueError, match="a seat of the table, or the watchers' seat"):
+        view_from_json({**watcher, "seat": 3})
 
 
 # Hostile input: only ever a ValueError with one sentence.
@@ -162,8 +187,8 @@ def refused(data: Any) -> str:
     ("change", "sentence"),
     [
         ({"seed": 1}, "A view has no field called seed."),
-        ({"seat": 3}, "The view's seat must be a seat of the table."),
-        ({"seat": True}, "The view's seat must be a seat of the table."),
+        ({"seat": 9}, "The view's seat must be a seat of the table, or the watchers' seat."),
+        ({"seat": True}, "The view's seat must be a seat of the table, or the watchers' seat."),
         ({"hand": ["5H", "5H"]}, "The view's hand must be cards given once each."),
         ({"hand": [5]}, "The view's hand must be a card written like 5H."),
         ({"count": 32}, "The view's count must be a whole number from zero to thirty-one."),

@@ -107,7 +107,7 @@ class Game(GameState):
             raise RulesError("A manual counter must be one of the table's seats.")
         super().__init__(rules, seats, seed if seed is not None else secrets.randbits(63), manual, auto_go)
         self._encoded: list[str] = []  # the log's events as JSON text, kept as the log grows (saved often)
-        self._seen: list[list[Event]] = [[] for _ in range(n)]
+        self._seen: list[list[Event]] = [[] for _ in range(n + 1)]  # the last is the watchers' log
         if _events is None:
             self._advance()
         else:
@@ -129,8 +129,9 @@ class Game(GameState):
         return frozenset()
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may know now: their own cards and what is public."""
-        check_seat(seat, self.rules.players)
+        """What ``seat`` may know now: their own cards and what is public. ``seat`` may be the watchers'
+        (`watcher_seat`): what anyone may know who holds no cards."""
+        check_seat(seat, self.rules.players + 1)
         seen = self._seen[seat]
         seen.extend(e.seen_by(seat) for e in self._log[len(seen):])
         return make_view(self, seat, tuple(seen))

@@ -177,6 +177,12 @@ class _Reader:
             raise self.refuse(name, "a seat of the table")
         return value
 
+    def listener(self, name: str, value: Any) -> int:
+        """A seat of the table, or the watchers' seat just past the last (`watcher_seat`)."""
+        if type(value) is not int or not 0 <= value <= self.players:
+            raise self.refuse(name, "a seat of the table, or the watchers' seat")
+        return value
+
     def maybe_seat(self, name: str, value: Any) -> int | None:
         return None if value is None else self.seat(name, value)
 
@@ -275,8 +281,8 @@ def view_from_json(data: Any) -> PlayerView:
     said_go = [read.seat("said_go", s) for s in read.listed("said_go", data["said_go"], most=players)]
     events = read.listed("events", data["events"], most=MAX_VIEW_EVENTS)
     starter = data["starter"]
-    return PlayerView(
-        seat=read.seat("seat", data["seat"]),
+    view = PlayerView(
+        seat=read.listener("seat", data["seat"]),
         names=tuple(names),
         rules=rules,
         phase=phase,
@@ -304,3 +310,6 @@ def view_from_json(data: Any) -> PlayerView:
         crib=read.maybe_cards("crib", data["crib"]),
         events=tuple(read.event(i, e) for i, e in enumerate(events)),
     )
+    if view.watching and (view.hand or view.kept or view.discards is not None or view.playable):
+        raise ValueError("A watcher's view holds no cards of its own.")
+    return view

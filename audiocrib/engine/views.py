@@ -19,12 +19,21 @@ from audiocrib.engine.phase import Phase
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.state import GameState
 
-__all__ = ["PlayerView", "make_view"]
+__all__ = ["PlayerView", "make_view", "watcher_seat"]
+
+
+def watcher_seat(rules: Rules) -> int:
+    """The seat a watcher's view is seen from: one past the table's last seat, a seat that holds no cards, so that
+    every event is seen with every hidden card removed (``seen_by``) and indexing any seat's list by it fails
+    loudly rather than reading another seat's."""
+    return rules.players
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    """What one seat may know. ``events`` is the log as this seat saw it (hidden cards removed)."""
+    """What one seat may know. ``events`` is the log as this seat saw it (hidden cards removed).
+
+    A watcher's view (`watching`) is seen from `watcher_seat`: it holds no cards and is never waited on."""
 
     seat: int
     names: tuple[str, ...]
@@ -64,9 +73,14 @@ class PlayerView:
     events: tuple[Event, ...]
 
     @property
+    def watching(self) -> bool:
+        """True for a watcher's view: a listener who holds no cards and sits at no seat."""
+        return self.seat >= self.rules.players
+
+    @property
     def side(self) -> int:
-        """This seat's side (team, or the player alone)."""
-        return self.rules.side_of(self.seat)
+        """This seat's side (team, or the player alone); for a watcher, one past the last side (no side's)."""
+        return self.rules.sides if self.watching else self.rules.side_of(self.seat)
 
     @property
     def my_turn(self) -> bool:
@@ -81,7 +95,7 @@ class PlayerView:
     @property
     def must_discard(self) -> int:
         """How many cards this seat must still lay away (0 once done, or outside the discard)."""
-        if self.phase is not Phase.DISCARD or self.laid_away[self.seat]:
+        if self.phase is not Phase.DISCARD or self.watching or self.laid_away[self.seat]:
             return 0
         return self.rules.shape.discards_of(self.seat == self.dealer)
 
@@ -92,7 +106,8 @@ each time it is written)."""
 
 
 def make_view(game: GameState, seat: int, events: tuple[Event, ...]) -> PlayerView:
-    """Build ``seat``'s view of ``game`` (a `Game`); ``events`` is the log already redacted for that seat."""
+    """Build ``seat``'s view of ``game`` (a `Game`); ``events`` is the log already redacted for that seat.
+    ``seat`` may be `watcher_seat`: a view with no cards of its own."""
     crib: tuple[Card, ...] | None = None
     for event in reversed(events):
         if isinstance(event, _SHOWING) and event.crib:
@@ -101,6 +116,7 @@ def make_view(game: GameState, seat: int, events: tuple[Event, ...]) -> PlayerVi
         if isinstance(event, Dealt):
             break
     players = range(game.rules.players)
+    watching = seat >= game.rules.players
     return PlayerView(
         seat=seat,
         names=game.names,
@@ -111,9 +127,9 @@ def make_view(game: GameState, seat: int, events: tuple[Event, ...]) -> PlayerVi
         dealer=game.dealer,
         scores=game.scores,
         match_scores=game.match_scores,
-        hand=game.hand(seat),
-        kept=game.kept(seat),
-        discards=game.discards(seat),
+        hand=() if watching else game.hand(seat),
+        kept=() if watching else game.kept(seat),
+        discards=None if watching else game.discards(seat),
         laid_away=tuple(game.discards(s) is not None for s in players),
         starter=game.starter,
         count=game.count,
@@ -122,7 +138,7 @@ def make_view(game: GameState, seat: int, events: tuple[Event, ...]) -> PlayerVi
         held=tuple(len(game.hand(s)) for s in players),
         said_go=game.said_go,
         turn=game.turn,
-        playable=game.playable(seat),
+        playable=() if watching else game.playable(seat),
         counting=game.counting,
         claiming=game.claiming,
         crib=crib,

@@ -188,6 +188,8 @@ class _Maker:
             elif cls is PlayerView:  # every field always written, and read back (view_from_json)
                 properties = self.fields_of(PlayerView, _view_numbers, _view_most)
                 properties["names"]["items"]["maxLength"] = MAX_NAME
+                properties["seat"] = {**_SEAT, "maximum": _SEAT["maximum"] + 1, "description":
+                                      "the seat this view is seen from; one past the last seat for a watcher's"}
                 required = list(properties)
             else:  # a score and its items: always written whole
                 properties = self.fields_of(cls, lambda name: _INTEGER)

@@ -27,6 +27,15 @@ from audiocrib.engine.rules import Rules
 from audiocrib.engine.text import printable
 from audiocrib.engine.viewcodec import MAX_VIEW_EVENTS
 from audiocrib.engine.views import PlayerView
+from audiocrib.online.base import ACTION as _ACTION
+from audiocrib.online.base import EVENT as _EVENT
+from audiocrib.online.base import LOG_INDEX as _LOG_INDEX
+from audiocrib.online.base import RULES as _RULES
+from audiocrib.online.base import SEAT as _SEAT
+from audiocrib.online.base import SECONDS as _SECONDS
+from audiocrib.online.base import TABLE_NUMBER as _TABLE_NUMBER
+from audiocrib.online.base import VIEW as _VIEW
+from audiocrib.online.base import Message
 from audiocrib.online.fields import (
     CHAT,
     COMPUTER_LEVELS,
@@ -35,18 +44,14 @@ from audiocrib.online.fields import (
     SENTENCE,
     TABLE_CODE,
     TOKEN,
-    ActionField,
     Choice,
-    EventField,
     Flag,
     Many,
     Maybe,
     Number,
     ProtocolError,
     Record,
-    RulesField,
     Text,
-    ViewField,
     fields_text,
     read_fields,
     write_fields,
@@ -59,6 +64,7 @@ __all__ = [
     "MAX_SERVER_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
+    "Message",
     "ProtocolError",
     "decode",
     "decode_from_client",
@@ -77,16 +83,11 @@ LOBBY_PAGE = 20
 MAX_LOBBY_PAGES = 10**6
 MAX_PEOPLE = 500
 MAX_NEWS_EVENTS = 10_000
-_SEAT = Number(0, 5)
-_TABLE_NUMBER = Number(1, 10**9)
-_SECONDS = Maybe(Number(10, 3600))
-_LOG_INDEX = Number(0, MAX_VIEW_EVENTS)
 MAX_EARLY = 1000
 """The most events a `LookBack` may name as heard early."""
 MAX_COUNT_MS = 3_600_000
 MAX_MOVE_MS = 3_700_000
 """More than the longest move time limit (an hour) with the time added for laying away after a show."""
-_RULES, _ACTION, _VIEW, _EVENT = RulesField(), ActionField(), ViewField(), EventField()
 MODERATION_ACTS = ("kick", "mute", "unmute", "ban", "ban_address", "unban", "close")
 """What a moderator may do (`Moderate`): ``ban_address`` keeps out the address a named player connects from."""
 MOST_MINUTES = 527_040
@@ -94,14 +95,6 @@ MOST_MINUTES = 527_040
 REASON = Text(1, 200, printable, "printable characters")
 PERSON = "person"
 """A seat kept for a person, in `CreateTable.seats`; the other entries are computer levels."""
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """Base of every message; ``type`` names it in JSON, and each field's ``metadata["field"]`` says how it is
-    written and checked."""
-
-    type: ClassVar[str] = "message"
 
 
 # From a client to the server.
