@@ -19,6 +19,7 @@ from audiocrib.engine.rules import Rules, Variant
 from audiocrib.online import messages as m
 from audiocrib.online.fields import COMPUTER_LEVELS, ProtocolError
 from audiocrib.online.jsontext import TOO_DEEP, TOO_LONG_NUMBER
+from audiocrib.online.watching import StopWatching, Watch, Watchers, WatchersLeave, WatchSettings
 from tests.helpers import random_action
 
 
@@ -68,6 +69,8 @@ EXAMPLES: list[m.Message] = [
                  (m.Seat("Ann", None, True), m.Seat(None, None, False), m.Seat("Bob", "easy", False)), False, 60),
     m.TableState(5, None, 0, 0, Rules(), (m.Seat("Ann", None, True), m.Seat("Easy", "easy", True, person=False)),
                  True, None, advice=True),
+    m.TableState(6, None, 0, 2, Rules(), (m.Seat("Ann", None, True), m.Seat("Easy", "easy", True, person=False)),
+                 True, None, watch=Watchers(("Dan",), True, False)),  # a watcher's: one past the last seat
     m.ViewOf(GAME.view(1)),
     m.ViewOf(GAME.view(1), 14_250),
     m.ViewOf(dataclasses.replace(GAME.view(1), events=()), None, False),
@@ -81,6 +84,11 @@ EXAMPLES: list[m.Message] = [
     m.SetPassword(None, "correct horse battery"),
     m.SignOutEverywhere(),
     m.AccountState("Ann", True, TOKEN, "Your password is changed."),
+    Watch("4"),
+    Watch("K7D3M9"),
+    StopWatching(),
+    WatchersLeave(),
+    WatchSettings(False, True),
 ]
 
 

@@ -57,6 +57,7 @@ from audiocrib.online.fields import (
     write_fields,
 )
 from audiocrib.online.jsontext import parsed
+from audiocrib.online.watching import WATCH_CLIENT_MESSAGES, Watchers
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -321,7 +322,7 @@ class TableState(Message):
     number: int = field(metadata={"field": _TABLE_NUMBER})
     code: str | None = field(metadata={"field": Maybe(TABLE_CODE)})
     host: int = field(metadata={"field": _SEAT})
-    you: int = field(metadata={"field": _SEAT})
+    you: int = field(metadata={"field": Number(0, 6)})  # one past the last seat: watching (`watch` says who)
     rules: Rules = field(metadata={"field": _RULES})
     seats: tuple[Seat, ...] = field(metadata={"field": Many(Record(Seat), 6)})
     started: bool = field(metadata={"field": Flag()})
@@ -329,11 +330,12 @@ class TableState(Message):
     advice: bool = field(default=False, metadata={"field": Flag(), "optional": True})
     """Whether this seat may ask the coach for advice: the host's choice, and always at a table of one person and
     computer players (left out by a server written before it: not allowed)."""
+    watch: Watchers | None = field(default=None, metadata={"field": Maybe(Record(Watchers)), "optional": True})
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
             raise ProtocolError(f"The table needs {number_words(self.rules.players)} seats, one for each player.")
-        if self.host >= self.rules.players or self.you >= self.rules.players:
+        if self.host >= self.rules.players or self.you > self.rules.players - (self.watch is None):
             raise ProtocolError("The host and your seat must be seats of the table.")
 
 
@@ -466,7 +468,7 @@ ACCOUNT_MESSAGES = (SignIn, AskAccount, SetPassword, SignOutEverywhere)
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     c.type: c for c in (Hello, AskLobby, CreateTable, Join, Leave, Start, Move, Chat, Who, GiveSeat, TakeSeatBack,
                         Ping, LookBack, *ACCOUNT_MESSAGES, Moderate, Mute, Unmute)
-}
+} | {c.type: c for c in WATCH_CLIENT_MESSAGES}
 SERVER_MESSAGES: dict[str, type[Message]] = {
     c.type: c for c in (Welcome, Refused, Lobby, TableState, ViewOf, News, ChatFrom, Notice, Pong, PastView,
                         AccountState)

@@ -17,8 +17,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-import os
-import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -36,12 +34,13 @@ from audiocrib.server.desk import Answers, TableDesk
 from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
 from audiocrib.server.lobby import TOO_MANY_NAMES, TOO_MANY_TABLES, Board, wait_words
 from audiocrib.server.moderating import Moderation, Online
-from audiocrib.server.outbox import Carried, Mailbox, Outbox, ServerSocket
+from audiocrib.server.outbox import Carried, Mailbox, Outbox, ServerSocket, store_failed
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
 from audiocrib.server.records import Player, StoreError
 from audiocrib.server.room import Outgoing
 from audiocrib.server.store import Store
 from audiocrib.server.tables import NO_TABLE, Tables
+from audiocrib.server.watching import Watching
 
 __all__ = ["CHAT_TOO_FAST", "FULL_COLLECTION_EVERY", "NO_TABLE", "PATH", "Pages", "Server", "make_app"]
 
@@ -121,7 +120,7 @@ class Server(TableDesk):
         self._connections: set[_Connection] = set()
         self._by_player: dict[int, _Connection] = {}
         self._closing: set[asyncio.Task[bool]] = set()
-        self.outbox = Outbox(store, _store_failed)
+        self.outbox = Outbox(store, store_failed)
         self.board = Board(store)
         self.local_only = False
         """True when only this computer can reach the server (it listens on loopback with no proxy in front):
@@ -130,6 +129,8 @@ class Server(TableDesk):
         self.tables = Tables(store, self.limits, self._send_out, lambda player: player in self._by_player,
                              self._after_sent)
         self.moderation = Moderation(store, moderators, self)
+        self.watching = Watching(store, self.tables, self._send_out, self._lobby, self._answer, self._by_player.get,
+                                 self.moderation.chat_refusal)
 
     # ----------------------------------------------------------------- connections
     def _address(self, remote: str) -> _Address:
@@ -198,6 +199,7 @@ class Server(TableDesk):
             self._connections.discard(connection)
             if connection.player is not None and self._by_player.get(connection.player.id) is connection:
                 del self._by_player[connection.player.id]
+                self.watching.gone(connection.player.id)
                 self.moderation.gone(connection.player.id)
                 self.board.people_changed()
                 await self.tables.connected(connection.player.id, False)
@@ -248,7 +250,9 @@ class Server(TableDesk):
             if frame.type is not WSMsgType.TEXT:
                 raise ProtocolError(TEXT_ONLY)
             message = m.decode_from_client(frame.data)
-            if isinstance(message, (*PLAY_MESSAGES, m.Chat)):
+            if self.watching.routes(connection, message):  # watching, and what a watcher sends at the table
+                answers = await self.watching.answer(connection, message)
+            elif isinstance(message, (*PLAY_MESSAGES, m.Chat)):
                 answers = await self._at_table(connection, message)
             elif isinstance(message, m.ACCOUNT_MESSAGES):
                 answers = await self._account(connection, message)
@@ -493,10 +497,3 @@ class Server(TableDesk):
         await asyncio.gather(*(c.socket.close(code=WSCloseCode.GOING_AWAY, message=b"The server is stopping.")
                                for c in list(self._connections)))
 
-
-def _store_failed(error: OSError) -> None:
-    """The disk refused to keep what was written: what is held may be lost, so it must never be sent; the server
-    stops at once, as if killed (what it told anyone is on disk), and can be started again once the disk is well."""
-    print(f"audiocrib serve: the disk refused to keep the games ({error.strerror or error}); the server stops so"
-          " that no one is told of a move that is not kept.", file=sys.stderr, flush=True)
-    os._exit(1)

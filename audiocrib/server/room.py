@@ -270,7 +270,7 @@ class Room(TableSeats):
         assert game is not None
         out: Outgoing = []
         due = self.people_due()  # the same for every seat's view
-        for person in self.people():
+        for person in self.listeners():  # the watchers too, at the watchers' seat
             seat = self._seat(person)
             view = game.view(seat)  # made once for both messages
             out.extend((person, news) for news in chunks(view.events, first))

@@ -7,7 +7,7 @@ from audiocrib.server.moderation_schema import MODERATION
 
 __all__ = ["MIGRATIONS", "SCHEMA", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """The layout of the file (SQLite's ``user_version``). A file of an older version is brought up to this one when it
 is opened (`MIGRATIONS`, in the same transaction); a newer or unknown one is refused, never changed."""
 
@@ -88,6 +88,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     MODERATION,  # 5 -> 6: moderators' acts, bans, chat mutes, players' own mutes, the operator's requests
     (  # 6 -> 7: whether the host allows the coach's advice at the table (not, for the tables there were)
         "ALTER TABLE tables ADD COLUMN advice INTEGER NOT NULL DEFAULT 0 CHECK (advice IN (0, 1))",
+    ),
+    (  # 7 -> 8: a table's settings for watchers where the host changed them (`audiocrib.server.watchers`)
+        "CREATE TABLE watch_settings (table_id INTEGER PRIMARY KEY REFERENCES tables(id),"
+        " allowed INTEGER NOT NULL CHECK (allowed IN (0, 1)), chat INTEGER NOT NULL CHECK (chat IN (0, 1)))",
     ),
 )
 """``MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""

@@ -8,11 +8,13 @@ that, when that person is back (`connected`, `step_away`); each gets the table a
 from __future__ import annotations
 
 from audiocrib.engine.game import Game
+from audiocrib.engine.views import watcher_seat
 from audiocrib.online.messages import Message, Notice, TableState, TableSummary
 from audiocrib.online.messages import Seat as SeatState
 from audiocrib.online.sayings import back_line, gone_line, left_for_now_line
 from audiocrib.server.records import Status, Table
 from audiocrib.server.store import Store
+from audiocrib.server.watchers import TableWatch
 
 __all__ = ["Outgoing", "TableSeats"]
 
@@ -29,6 +31,8 @@ class TableSeats:
         self.game = game
         self._connected: set[int] = set()
         self._heard_gone: dict[int, set[int]] = {}  # an absent person -> the people who heard they were gone
+        self.watch = TableWatch.load(store, table.id)
+        """Who watches (connected, at the watchers' seat) and the host's settings for watchers."""
 
     @property
     def playing(self) -> bool:
@@ -77,6 +81,10 @@ class TableSeats:
         """The player ids of the people seated here, in seat order."""
         return [seat.player for seat in self._table.seats if seat.player is not None]
 
+    def listeners(self) -> list[int]:
+        """Everyone who hears the table: the people seated here, then the watchers."""
+        return [*self.people(), *self.watch.people]
+
     def summary(self) -> TableSummary:
         """The table as the lobby lists it."""
         host = self._store.player(self._table.host)
@@ -86,9 +94,9 @@ class TableSeats:
                             self._table.advice_allowed)
 
     def table_state(self, player_id: int) -> TableState | str:
-        """The table as this seated person sees it: every seat's holder and who is connected."""
+        """The table as this seated person (or watcher) sees it: every seat's holder and who is connected."""
         you = self.seat_of(player_id)
-        if you is None:
+        if you is None and player_id not in self.watch.people:
             return "You are not at this table."
         seats = []
         for seat in self._table.seats:
@@ -96,9 +104,10 @@ class TableSeats:
                 seats.append(SeatState(seat.name or None, seat.computer, True, person=False))
             else:
                 seats.append(SeatState(seat.name or None, seat.stand_in, seat.player in self._connected))
-        return TableState(self._table.id, None if self._table.public else self._table.code,
-                          self.seat_of(self._table.host) or 0, you, self._table.rules, tuple(seats),
-                          self._table.status is not Status.OPEN, self.move_limit, self._table.advice_allowed)
+        return TableState(self._table.id, None if self._table.public or you is None else self._table.code,
+                          self.seat_of(self._table.host) or 0, self._seat(player_id), self._table.rules, tuple(seats),
+                          self._table.status is not Status.OPEN, self.move_limit, self._table.advice_allowed,
+                          self.watch.info(player_id))
 
     def _state(self, player_id: int) -> TableState:
         state = self.table_state(player_id)
@@ -106,9 +115,9 @@ class TableSeats:
         return state
 
     def _to_all(self, make: Message | None = None, but: int | None = None, states: bool = False) -> Outgoing:
-        """``make`` (and each person's table state) for every seated person but ``but``."""
+        """``make`` (and each person's table state) for every seated person and watcher but ``but``."""
         out: Outgoing = []
-        for person in self.people():
+        for person in self.listeners():
             if person == but:
                 continue
             if states:
@@ -131,7 +140,10 @@ class TableSeats:
         return table
 
     def _seat(self, player_id: int) -> int:
+        """The person's seat, or a watcher's (one past the last)."""
         seat = self.seat_of(player_id)
+        if seat is None and player_id in self.watch.people:
+            return watcher_seat(self._table.rules)
         assert seat is not None
         return seat
 
@@ -148,7 +160,7 @@ class TableSeats:
         self._connected.add(player_id)
         heard = self._heard_gone.pop(player_id, set())
         back = Notice(back_line(name))
-        return [pair for person in self.people() if person != player_id
+        return [pair for person in self.listeners() if person != player_id
                 for pair in ((person, self._state(person)), *([(person, back)] if person in heard else []))]
 
     def step_away(self, player_id: int) -> Outgoing:
@@ -162,5 +174,5 @@ class TableSeats:
     def _gone(self, player_id: int, sentence: str) -> Outgoing:
         """The person is gone from the table: ``sentence`` for the others, who are remembered as having heard it."""
         self._connected.discard(player_id)
-        self._heard_gone[player_id] = self._connected - {player_id}
+        self._heard_gone[player_id] = (self._connected | self.watch.people.keys()) - {player_id}
         return self._to_all(Notice(sentence), but=player_id, states=True)

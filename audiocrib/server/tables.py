@@ -83,6 +83,10 @@ class Tables:
                 self._rooms[table] = room
         return room
 
+    def loaded_room(self, table: int) -> Room | None:
+        """The table's room if it is in memory (never loaded for this)."""
+        return self._rooms.get(table)
+
     @property
     def loaded(self) -> frozenset[int]:
         """The tables with anything in memory: a room (with its deadlines), a lock or a task."""
@@ -147,19 +151,20 @@ class Tables:
         return isinstance(message, m.Leave)
 
     async def chat(self, sender: int, name: str, table: int | None, text: str) -> None:
-        """The line to every connected person at the sender's table, the sender included; never stored."""
+        """The line to every connected person at the sender's table, the sender and the watchers included; never
+        stored."""
         room = self._at(table)
         if room.seat_of(sender) is None:
             raise ProtocolError(NO_TABLE)
         said = m.ChatFrom(name, text)
-        await self._send([(person, said) for person in room.people()])
+        await self._send([(person, said) for person in room.listeners()])
 
     async def close_table(self, table: int, said: str) -> list[int]:
         """End a table now, whatever its state (a moderator's act): its people are told ``said``, its game is kept
         as it stands, and its room is let go. The people who sat there."""
         room = self.room(table)
         async with self._lock(room):
-            people = room.people()
+            people = room.listeners()
             self.store.end(table)
             await self._send([(person, m.Notice(said)) for person in people])
             self._let_go(room)
