@@ -20,10 +20,12 @@ from audiocrib.engine.cards import DECK, Card
 from audiocrib.engine.events import Dealt, HandShown, MugginsCalled, event_to_json
 from audiocrib.engine.game import Game
 from audiocrib.engine.viewcodec import view_to_json
+from audiocrib.engine.views import watcher_seat
 from audiocrib.online.messages import SERVER_MESSAGES
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
 from tests.netplayers import Moments, NetPlayer, hidden_in, known_at, session_from
+from tests.netwatchers import NetWatcher
 from tests.test_serve import Running
 
 pytestmark = [
@@ -62,15 +64,18 @@ SHAPES = (
 
 @dataclass
 class Played:
-    """One shape's game: the table's number, the people (each knows its seat), and the game from the store."""
+    """One shape's game: the table's number, the people (each knows its seat), the game from the store, and its
+    watchers: one from the start, one who came mid-game, one who dropped and came back."""
 
     number: int
     people: list[NetPlayer]
     game: Game
+    watchers: list[NetWatcher]
 
 
-async def _table(shape: Shape, index: int, url: str) -> tuple[int, list[NetPlayer]]:
-    """Set the table up (the first person makes it, the others join by its code), start it, play it out."""
+async def _table(shape: Shape, index: int, url: str) -> tuple[int, list[NetPlayer], list[NetWatcher]]:
+    """Set the table up (the first person makes it, the others join by its code), start it, play it out, watched
+    by three (by the private table's code)."""
     count = shape.seats.count("person")
     # Paced: a two-person table's game, fast, once went over the server's limit of messages (closed, "Too many
     # messages; slow down.") on a busy machine.
@@ -86,13 +91,25 @@ async def _table(shape: Shape, index: int, url: str) -> tuple[int, list[NetPlaye
             await guest.send({"type": "join", "table": table["code"]})
             await guest.expect("table")
         await host.send({"type": "start"})
-        await asyncio.gather(*(person.play() for person in people))
-        for person in people:
+        watchers = [NetWatcher(f"P{index} W{n}", url, table["code"], drop_after=30 if n == 2 else None)
+                    for n in range(3)]
+        for watcher in (watchers[0], watchers[2]):
+            await watcher.connect(session)
+
+        async def mid_game() -> None:
+            while len(people[0].told) < 12:
+                await asyncio.sleep(0.02)
+            await watchers[1].connect(session)
+            await watchers[1].play()
+
+        await asyncio.gather(*(person.play() for person in people), watchers[0].play(), watchers[2].play(),
+                             mid_game())
+        for person in [*people, *watchers]:
             await person.close()
-    return table["number"], people
+    return table["number"], people, watchers
 
 
-async def _all(url: str) -> list[tuple[int, list[NetPlayer]]]:
+async def _all(url: str) -> list[tuple[int, list[NetPlayer], list[NetWatcher]]]:
     return list(await asyncio.gather(*(_table(shape, i, url) for i, shape in enumerate(SHAPES))))
 
 
@@ -104,8 +121,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Playe
     try:
         tables = asyncio.run(_all(server.url))
         with Store(Path(folder) / STORE_FILE) as store:
-            yield {shape.id: Played(number, people, store.game(number))
-                   for shape, (number, people) in zip(SHAPES, tables, strict=True)}
+            yield {shape.id: Played(number, people, store.game(number), watchers)
+                   for shape, (number, people, watchers) in zip(SHAPES, tables, strict=True)}
     finally:
         server.stop()
 
@@ -125,6 +142,30 @@ def test_no_message_to_a_seat_shows_what_it_may_not_know(shape: Shape, played: d
                  for leak in hidden_in(received.text, moments, person.seat, known, received.length, person.named)]
         assert found == [], (person.name, found[:5])
         assert len(person.told) == len(game.events)  # every event of the game was told, as the seat sees it
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: s.id)
+def test_no_message_to_a_watcher_shows_what_a_watcher_may_not_know(shape: Shape, played: dict[str, Played]) -> None:
+    """A watcher from the start, one who came mid-game and one who dropped and came back are each sent every event
+    as the watchers' seat sees it (no hand, no crib before it is shown) and nothing more; each move a watcher
+    tried was refused; the players heard each watcher was watching once, not again on a return."""
+    table = played[shape.id]
+    game, seat = table.game, watcher_seat(table.game.rules)
+    moments, known = Moments(game), known_at(game, seat)
+    for watcher in table.watchers:
+        assert watcher.seat == seat and watcher.won and watcher.mismatches == [], watcher.lately()
+        found = [(number, leak) for number, received in enumerate(watcher.got)
+                 for leak in hidden_in(received.text, moments, seat, known, received.length, watcher.named)]
+        assert found == [], (watcher.name, found[:5])
+        assert len(watcher.told) == len(game.events)
+        assert watcher.refused_move, watcher.refusals
+    assert [w.connections for w in table.watchers] == [1, 1, 2]
+    first_news = next(json.loads(r.text) for r in table.watchers[1].got if '"type": "news"' in r.text)
+    assert first_news["since"] == 0 and len(first_news["events"]) >= 12  # came mid-game: caught up at once
+    for person in table.people:
+        heard = [json.loads(r.text)["sentence"] for r in person.got if '"type": "notice"' in r.text]
+        assert sorted(s for s in heard if s.endswith(" is watching.")) == sorted(
+            f"{w.name} is watching." for w in table.watchers), heard
 
 
 def test_every_type_of_message_was_sent_and_checked(played: dict[str, Played]) -> None:
