@@ -28,6 +28,7 @@ from audiocrib.engine.game import Phase
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import PlayerView
 from audiocrib.online import messages as m
+from audiocrib.online.watching import StopWatching, Watch, WatchersLeave, WatchSettings
 
 __all__ = ["OnlineClient", "RemoteTable", "Said"]
 
@@ -85,6 +86,8 @@ class OnlineClient:
         """True while the player leaves their table (the lobby that answers is not a table closed)."""
         self.dropped = False
         """True from a lost connection until the next welcome (the loss is said once)."""
+        self.watched: str | None = None
+        """The number or code of the table this player watches, to watch it again on a new connection."""
         self.link = link(url, self._hello, self._deliver, self._changed, ssl_context)
 
     def start(self) -> None:
@@ -113,6 +116,8 @@ class OnlineClient:
             self.name_password = None  # the token signs in from now on
             self.inbox.append(Said("connected", state.welcome.name))
             self.dropped = False
+            if self.watching and self.watched is not None:  # a watcher is caught up by watching again
+                self.link.send(Watch(self.watched))
         elif state.kind == "lost":
             if not self.dropped:
                 self.inbox.append(Said("lost", state.reason))
@@ -157,10 +162,17 @@ class OnlineClient:
                 self.seated += 1
                 self.inbox.append(Said("closed", ""))
 
+    @property
+    def watching(self) -> bool:
+        """True while this player watches a table (its state's ``you`` is one past the last seat)."""
+        return self.state is not None and self.state.you == len(self.state.seats)
+
     def resync(self) -> None:
-        """Ask for the table, the whole log and the view again (joining one's own table again answers with them)."""
+        """Ask for the table, the whole log and the view again (joining one's own table again answers with them,
+        as watching again does for a watcher)."""
         if self.state is not None:
-            self.link.send(m.Join(str(self.state.number)))
+            self.link.send(Watch(self.watched or str(self.state.number)) if self.watching else
+                           m.Join(str(self.state.number)))
 
     # ----------------------------------------------------------------- asking the server
     def _ask(self, message: m.Message) -> list[m.Message] | str:
@@ -219,6 +231,20 @@ class OnlineClient:
         """Sit at a table by its number or code; its state, or why not."""
         return self._seated(m.Join(table))
 
+    def watch(self, table: str) -> m.TableState | str:
+        """Watch a table by its number or code (at one's own table: sit there); its state, or why not."""
+        answer = self._seated(Watch(table))
+        self.watched = table if isinstance(answer, m.TableState) and self.watching else None
+        return answer
+
+    def watchers_leave(self) -> str | None:
+        """The host asks the watchers to leave: None, or why not."""
+        return self._done(WatchersLeave())
+
+    def watch_settings(self, allowed: bool, chat: bool) -> str | None:
+        """The host's settings for watchers: None, or why not."""
+        return self._done(WatchSettings(allowed, chat))
+
     def who(self) -> m.TableState | m.Lobby | str:
         """Who is at this player's table (or in the lobby)."""
         before = self.lobby
@@ -243,11 +269,11 @@ class OnlineClient:
         """Leave the table for the lobby: None, or why not."""
         self.leaving = True  # its answer is the lobby
         try:
-            refused = self._done(m.Leave())
+            refused = self._done(StopWatching() if self.watching else m.Leave())
         finally:
             self.leaving = False
         if refused is None:
-            self.state, self.view, self.log = None, None, []
+            self.state, self.view, self.log, self.watched = None, None, [], None
             self.advice_allowed = False
             self.seated += 1
         return refused

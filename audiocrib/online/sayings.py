@@ -23,6 +23,7 @@ from __future__ import annotations
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
 from audiocrib.online.messages import LOBBY_PAGE, Lobby, TableState, TableSummary
+from audiocrib.online.watching import watch_settings_line, watching_line
 
 __all__ = ["back_line", "chat_line", "code_words", "gone_line", "left_for_now_line", "lobby_count", "lobby_people",
            "rules_words", "table_line", "who_is_here"]
@@ -84,7 +85,9 @@ def who_is_here(state: TableState) -> str:
     code = f" The code is {code_words(state.code)}." if state.code else ""
     waiting = "" if state.started else " The game has not begun."
     advice = " The coach's advice is allowed." if state.advice else ""
-    return f"At table {state.number}: {listed}.{waiting}{advice}{code}"
+    watch = "" if state.watch is None else " ".join(("", *filter(None, (
+        watching_line(state.watch.names, state.you == len(state.seats)), watch_settings_line(state.watch)))))
+    return f"At table {state.number}: {listed}.{waiting}{advice}{watch}{code}"
 
 
 def lobby_count(lobby: Lobby) -> str:

@@ -25,7 +25,8 @@ from audiocrib.online.base import Message
 from audiocrib.online.fields import NAME, TABLE_CODE, Flag, Many
 
 __all__ = ["MAX_WATCHERS", "NO_CARDS", "WATCHER_MAKES_NO_MOVES", "WATCH_CLIENT_MESSAGES",
-           "StopWatching", "Watch", "WatchSettings", "Watchers", "WatchersLeave", "watching_line"]
+           "StopWatching", "Watch", "WatchSettings", "Watchers", "WatchersLeave", "full_line", "watch_settings_line",
+           "watching_line"]
 
 MAX_WATCHERS = 50
 """The most people who may watch one table at once: a table's news goes to each of them, so a public room must not

@@ -38,6 +38,8 @@ class AtTable(SessionCore):
         phase = self.table.phase
         if phase is Phase.MATCH_OVER:
             return "over"
+        if self.table.view().watching:  # at the watchers' seat: no move is ever theirs
+            return "watching"
         waiting = self.table.waiting_for()
         if self.seat in waiting:
             return {Phase.DISCARD: "discard", Phase.PLAY: "play", Phase.PEG_CLAIM: "peg",

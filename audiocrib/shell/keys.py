@@ -176,6 +176,10 @@ _MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
         Binding(("g",), "The coach goes over this deal: what your choices cost.", "_go_over"),
     ),
     "waiting": (Binding(("enter",), "Hurry the computer players.", "_hurry"),),
+    "watching": (
+        Binding(("enter", "space", "m", "a"), "Nothing: a watcher makes no moves.", "_watcher_move"),
+        Binding((*DIGITS, "0", "left", "right"), "Nothing: a watcher holds no cards.", "_watcher_move"),
+    ),
     "over": (
         Binding(("enter",), "Back to the main menu.", "_to_main_menu"),
         Binding(("g",), "The coach goes over the match, one message at a time: period steps to the next.",
@@ -282,7 +286,7 @@ _DRILL_WORDS = {"counting": "while you count", "discarding": "while you lay away
 _MOMENT_WORDS = {
     "discard": "lay away", "play": "play a card", "peg": "claim your points in the play",
     "count": "count your hand", "review": "go over a show",
-    "waiting": "wait for the computer players", "over": "have finished a match",
+    "waiting": "wait for the computer players", "over": "have finished a match", "watching": "watch a table",
 }
 
 

@@ -52,7 +52,8 @@ class Menus(SessionCore):
         if self.mode is Mode.PRACTICE:
             return PRACTICE_ITEMS
         if isinstance(self.table, RemoteTable):
-            return (*ONLINE_GAME_MENU_ITEMS[:-1], *self._seat_items(), ONLINE_GAME_MENU_ITEMS[-1])
+            leave = () if self.client is not None and self.client.watching else ONLINE_GAME_MENU_ITEMS[-1:]
+            return (*ONLINE_GAME_MENU_ITEMS[:-1], *self._seat_items(), *leave)
         return GAME_MENU_ITEMS
 
     def _item_text(self, item: str) -> str:

@@ -21,6 +21,7 @@ from audiocrib.shell.moderating import PEOPLE_ITEM, Moderating
 from audiocrib.shell.newtable import NewTableScreens
 from audiocrib.shell.servers import load_book, save_book
 from audiocrib.shell.table import Heard
+from audiocrib.shell.watching import WatchingScreens
 
 __all__ = ["OnlineScreens"]
 
@@ -29,7 +30,7 @@ LOBBY_IS_FIRST = "This is the lobby, the first screen here; Settings and Quit ar
 UNKNOWN_TOKEN = "This server does not know your token; connect without one to choose a name."
 
 
-class OnlineScreens(AccountScreens, Moderating, NewTableScreens):
+class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens):
     """The online screens and the chat and who keys."""
 
     # ----------------------------------------------------------------- address, name, connecting
@@ -270,7 +271,7 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens):
         if item.startswith("table ") and lobby is not None:
             found = next((t for t in lobby.tables if f"table {t.number}" == item), None)
             if found is not None:
-                return table_line(found).rstrip(".")
+                return table_line(found).rstrip(".") + ("; Enter to watch" if found.started else "")
         if self.mode is Mode.CREATE:
             return self._create_item_text(item)
         return item[0].upper() + item[1:]
@@ -295,10 +296,10 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens):
             self.mode, self.menu_index = Mode.CREATE, 0
             self.say(f"New table: {self._create_item_text(CREATE_ITEMS[0])}. 1 of {len(CREATE_ITEMS)}.")
         elif item.startswith("table "):
-            self._seated(client.join(item.removeprefix("table ")))
+            self._table_chosen(item.removeprefix("table "))
         elif item == "join a table by its code":
             self._ask_line(LineEdit("Table code", 16, spell=True), "Type the table's code, then press Enter.",
-                           lambda code: self._seated(client.join(code)), lambda: self._say_lobby_item())
+                           self._join_by_code, lambda: self._say_lobby_item())
         elif item == "refresh the list":
             self._to_lobby("Lobby, again: ", client.lobby.page if client.lobby else 1)
         elif item in ("next tables", "earlier tables"):
@@ -384,7 +385,7 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens):
     def _seat_kept(self) -> None:
         """Say so if a computer player keeps the player's seat."""
         state = self.client.state if self.client is not None else None
-        if state is not None and state.seats[state.you].computer is not None:
+        if state is not None and state.you < len(state.seats) and state.seats[state.you].computer is not None:
             self.say("A computer player is playing your seat; Escape, then Take your seat back.")
 
     def _leave_online_game(self) -> None:
@@ -411,19 +412,22 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens):
         """The game menu's items for seats at an online table: the host gives an absent person's seat to a
         computer player; a player whose seat a computer player keeps takes it back."""
         state = self.client.state if self.client is not None else None
-        if state is None:
-            return ()
+        if state is None or self.watching:
+            return self._watch_items()
         items = []
         if state.seats[state.you].computer is not None:
             items.append("take your seat back")
         if state.host == state.you:
             items += [f"give {seat.name}'s seat to a computer player" for seat in state.seats
                       if seat.name and seat.computer is None and not seat.connected]
-        return tuple(items)
+        return (*items, *self._watch_items())
 
     def _seat_item_choose(self, item: str) -> None:
         client, state = self.client, self.client.state if self.client is not None else None
         if client is None or state is None:
+            return
+        if item in self._watch_items():
+            self._watch_item_choose(item)
             return
         if item == "take your seat back":
             refused = client.take_seat_back()

@@ -81,7 +81,7 @@ def _change_words(session: Session) -> list[str] | None:
 def _enter_words(session: Session) -> str | None:
     """What Enter does now at the table (lay away, play, go on, back to the lobby), in the help's words; None
     where Enter makes no move of the player's (away from the table, or while others are to move)."""
-    if session.mode is not Mode.GAME or session.moment == "waiting":
+    if session.mode is not Mode.GAME or session.moment in ("waiting", "watching"):
         return None
     return next((b.description for b in session._as_here(session._own_keys()) if "enter" in b.keys), None)
 

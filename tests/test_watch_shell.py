@@ -1,0 +1,88 @@
+"""Watching a table in the terminal, for real: ``audiocrib serve`` on a free loopback port and two shells (the real
+prompt_toolkit application on pipe input): Ann plays a computer player, Carol watches from the lobby with the
+table's keys (every move heard, the questions answered, a move key answered in one sentence, chat among the
+watchers), then Ann's game menu sends the watchers away and allows none."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from audiocrib.engine.views import watcher_seat
+from audiocrib.online.watching import NO_CARDS
+from audiocrib.server.serve import STORE_FILE
+from audiocrib.server.store import Store
+from audiocrib.shell.tablesetup import TableSetup
+from audiocrib.telling.narrator import Narrator
+from tests.online_driver import Player, running, until
+from tests.test_online import heard_in_order, sign_in
+from tests.test_serve import Running, serving
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Running]:
+    yield from serving(tmp_path / "data")
+
+
+def test_a_watcher_hears_the_game_with_the_tables_keys_and_the_host_sends_watchers_away(
+        server: Running, tmp_path: Path) -> None:
+    ann = Player("Ann", tmp_path / "ann", setup=TableSetup(players=2, target=61, levels=("easy",)))
+    carol = Player("Carol", tmp_path / "carol")
+    found: dict[str, object] = {}
+
+    async def script() -> None:
+        async with running(ann, carol):
+            await sign_in(ann, server.port)
+            await ann.choose("Create a table")
+            await ann.press("left")  # seats for people: one, Ann's
+            await ann.choose("Create the table")
+            await ann.choose("Start the game")
+            await until(lambda: ann.session.moment == "discard", "Ann's first question")
+            await ann.move()
+            await sign_in(carol, server.port)
+            await carol.choose("Table 1, Ann's: six-card cribbage, two players, to 61; under way, one computer"
+                               " player; the coach's advice allowed; Enter to watch")
+            await carol.hears("You are watching table 1. At table 1: Ann, the host; and Easy, a computer player."
+                              " The coach's advice is allowed. You are watching.")
+            await ann.hears("Carol is watching.")
+            assert carol.session.moment == "watching"
+            found["keys"] = [(await carol.press(key))[-1] for key in ("enter", "2", "m")]
+            found["w"] = (await carol.press("w"))[-1]
+            await carol.press("/")
+            await carol.type("Ann should keep the fives.")
+            await carol.hears("You say: Ann should keep the fives.")
+            for _ in range(200):  # Ann plays on while Carol listens
+                if sum(line.startswith(("Ann plays", "Easy plays")) for line in carol.said) >= 4:
+                    break
+                await ann.move()
+                await asyncio.sleep(0.02)
+            found["ann heard chat"] = [s for s in ann.said if "keep the fives" in s]
+            found["s"] = (await carol.press("s"))[-1]
+            await ann.press("escape")
+            await ann.choose("Ask the watchers to leave")
+            await carol.hears("Ann asked the watchers to leave.")
+            await carol.hears(lambda s: s.startswith("Lobby: "))
+            await ann.press("escape")
+            await ann.choose("Allow no watchers")
+            await ann.hears("Ann allows no watchers at this table.")
+            await carol.choose("Table 1, Ann's")
+            await carol.hears("Table 1 has no watchers allowed.")
+
+    asyncio.run(script())
+    assert found["keys"] == [NO_CARDS] * 3
+    assert found["w"] == ("At table 1: Ann, the host; and Easy, a computer player. The coach's advice is allowed."
+                          " You are watching.")
+    assert found["ann heard chat"] == []  # the watchers' chat stays among the watchers
+    assert str(found["s"]).startswith(("Ann ", "Easy ", "Nobody has scored", "The scores"))
+    with Store(tmp_path / "data" / STORE_FILE) as store:
+        game = store.game(1)
+    seat = watcher_seat(game.rules)
+    narrator = Narrator(game.view(0).names, game.rules, seat)
+    heard = [line for event in game.view(seat).events for line in narrator.tell(event)]
+    start = next(i for i, line in enumerate(heard) if line in carol.said)  # she came in mid-game
+    told = [line for line in heard[start:] if line in carol.said or line.startswith(("Ann plays", "Easy plays"))]
+    assert heard_in_order(carol.said, told[:8]) == []  # each move heard, in order, as the watchers' seat hears it
+    assert not any("your hand" in line.lower() for line in carol.said)
