@@ -273,3 +273,18 @@ def test_a_view_that_is_not_whole_carries_no_events() -> None:
     light = m.ViewOf(dataclasses.replace(GAME.view(1), events=()), None, False)
     assert m.decode_from_server(m.encode(light)) == light
     assert len(m.encode(light)) < len(m.encode(m.ViewOf(GAME.view(1))))
+
+
+def test_a_client_passes_over_a_field_a_newer_server_added_and_a_server_refuses_one() -> None:
+    lobby = m.Lobby((m.TableSummary(5, "Bob", Rules(), 1, 0, False, advice=True),), 0, ("Ann",))
+    data = json.loads(m.encode(lobby))
+    data["soon"] = 1
+    data["tables"][0]["host_rating"] = 1032  # inside a record too
+    assert m.decode_from_server(json.dumps(data)) == lobby
+    with pytest.raises(ProtocolError, match=r"^The ping message has no field called soon\.$"):
+        m.decode_from_client('{"type": "ping", "number": 1, "soon": 2}')
+    with pytest.raises(ProtocolError, match=r"^The lobby list message has no field called soon\.$"):
+        m.decode(json.dumps(data))  # tools and tests read strictly
+    data.pop("tables")
+    with pytest.raises(ProtocolError, match=r"^The lobby list message needs its tables\.$"):
+        m.decode_from_server(json.dumps(data))  # a field the client knows is still required

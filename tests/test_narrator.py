@@ -537,7 +537,7 @@ class TestNames:
         with pytest.raises(ValueError, match="needs 2 names"):
             Narrator(NAMES[:3], Rules(), 0)
         with pytest.raises(ValueError, match="no such seat"):
-            Narrator(NAMES[:2], Rules(), 2)
+            Narrator(NAMES[:2], Rules(), 3)  # 2 is the watchers' seat
 
 
 # ----------------------------------------------------------------- whole games, every table, every verbosity

@@ -15,7 +15,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
@@ -334,16 +336,33 @@ def _read_plan(cls: type, where: str) -> _ReadPlan:
     return plan
 
 
+_NEWER_FIELDS_PASS: ContextVar[bool] = ContextVar("newer_fields_pass", default=False)
+
+
+@contextmanager
+def newer_fields_pass() -> Iterator[None]:
+    """While reading what a server sent: a field this client does not know (one a newer server added, as `advice`
+    was added) is passed over instead of refused, so that adding an optional field never cuts older clients off.
+    What a client sends is never read so: a server refuses every field it does not know."""
+    token = _NEWER_FIELDS_PASS.set(True)
+    try:
+        yield
+    finally:
+        _NEWER_FIELDS_PASS.reset(token)
+
+
 def read_fields(cls: type, data: Any, where: str, skip: set[str]) -> Any:
-    """An instance of ``cls`` from ``data``, every field checked; keys in ``skip`` (such as "type") are ignored."""
+    """An instance of ``cls`` from ``data``, every field checked; keys in ``skip`` (such as "type") are ignored,
+    and so is any unknown key inside `newer_fields_pass`."""
     if not isinstance(data, dict):
         raise ProtocolError(f"{where[0].upper()}{where[1:]} must be an object with its named fields.")
     plan = _READ_PLANS.get((cls, where))
     if plan is None:
         plan = _read_plan(cls, where)
     names, fields = plan
+    newer = _NEWER_FIELDS_PASS.get()
     for key in data:
-        if key not in names and key not in skip:
+        if key not in names and key not in skip and not newer:
             raise ProtocolError(f"{where[0].upper()}{where[1:]} has no field called {field_named(key)}.")
     values = {}
     for name, spoken, field, field_where, optional in fields:

@@ -53,6 +53,7 @@ from audiocrib.online.fields import (
     Record,
     Text,
     fields_text,
+    newer_fields_pass,
     read_fields,
     write_fields,
 )
@@ -521,8 +522,11 @@ def decode_from_client(text: str | bytes) -> Message:
 
 
 def decode_from_server(text: str | bytes) -> Message:
-    """A message the server sent (at most `MAX_SERVER_MESSAGE_BYTES`), or `ProtocolError`."""
-    return _decode(parsed(text, MAX_SERVER_MESSAGE_BYTES), SERVER_MESSAGES, CLIENT_MESSAGES, "The server")
+    """A message the server sent (at most `MAX_SERVER_MESSAGE_BYTES`), or `ProtocolError`; a field added by a newer
+    server is passed over (`newer_fields_pass`)."""
+    data = parsed(text, MAX_SERVER_MESSAGE_BYTES)
+    with newer_fields_pass():
+        return _decode(data, SERVER_MESSAGES, CLIENT_MESSAGES, "The server")
 
 
 def decode(text: str | bytes) -> Message:

@@ -46,6 +46,7 @@ from audiocrib.telling.play import counted_first
 from audiocrib.telling.words import count_aloud
 
 __all__ = [
+    "WATCHING_HAND",
     "card_at",
     "card_in_play",
     "count",
@@ -262,6 +263,8 @@ def turn(view: PlayerView) -> str:
             if waiting:
                 return f"{text} {others} must lay away too."
             return f"{text} Everyone else has laid away."
+        if view.watching:
+            return f"Waiting for {others} to lay away." if waiting else "Everyone has laid away."
         mine = "You lay nothing away this deal." if view.discards == () else "You have laid away."
         return f"{mine} Waiting for {others} to lay away." if waiting else mine
     if view.phase is Phase.PLAY:
@@ -286,6 +289,10 @@ def turn(view: PlayerView) -> str:
     return "Nothing is awaited now."
 
 
+WATCHING_HAND = "You are watching, and hold no cards."
+"""Key h for a watcher."""
+
+
 def hand(view: PlayerView, marked: Collection[Card] = ()) -> str:
     """Key h: your cards in sorted order with their positions (the digit keys pick by them), marked cards said
     as marked; in the play also what you have played; in the show the hand you kept, with the starter.
@@ -295,6 +302,8 @@ def hand(view: PlayerView, marked: Collection[Card] = ()) -> str:
     >>> hand(view, marked=sorted(view.hand)[:1]).split("; ")[0].endswith(", marked")
     True
     """
+    if view.watching:
+        return WATCHING_HAND
     if view.phase is Phase.DISCARD or _in_play(view):
         numbered = "; ".join(
             f"{position}, {card.name}" + (", marked" if card in marked else "")
@@ -413,4 +422,4 @@ def prompt(view: PlayerView, marked: Collection[Card] = ()) -> str:
         if seat == view.seat:
             return f"Count your {'crib' if crib else 'hand'} and type the total, then Enter."
         return f"Waiting for {s.seat(seat)} to count."
-    return "Nothing is asked of you now."
+    return "Nothing is awaited now." if view.watching else "Nothing is asked of you now."

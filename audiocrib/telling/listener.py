@@ -74,8 +74,8 @@ class SeatNames:
         return f"{self.side(side, capital)} {self.side_verb(side, verb)}"
 
     def sides_from_mine(self) -> list[int]:
-        """Every side, the listener's first, then clockwise."""
-        mine = self.rules.side_of(self.me)
+        """Every side, the listener's first, then clockwise (a watcher's: the first side's first)."""
+        mine = 0 if self.me >= self.rules.players else self.rules.side_of(self.me)
         return [(mine + step) % self.rules.sides for step in range(self.rules.sides)]
 
 

@@ -155,7 +155,7 @@ class Narrator:
     ) -> None:
         if len(names) != rules.players:
             raise ValueError(f"This table needs {rules.players} names, not {len(names)}.")
-        if not 0 <= seat < rules.players:
+        if not 0 <= seat <= rules.players:  # rules.players: a watcher's (`watcher_seat`), who holds no cards
             raise ValueError("There is no such seat at this table.")
         self.names = tuple(names)
         self.rules = rules
