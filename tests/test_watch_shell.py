@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from audiocrib.engine.views import watcher_seat
-from audiocrib.online.watching import NO_CARDS
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
 from audiocrib.shell.tablesetup import TableSetup
+from audiocrib.telling.answers import WATCHING_HAND
 from audiocrib.telling.narrator import Narrator
 from tests.online_driver import Player, running, until
 from tests.test_online import heard_in_order, sign_in
@@ -72,7 +72,7 @@ def test_a_watcher_hears_the_game_with_the_tables_keys_and_the_host_sends_watche
             await carol.hears("Table 1 has no watchers allowed.")
 
     asyncio.run(script())
-    assert found["keys"] == [NO_CARDS] * 3
+    assert found["keys"] == [WATCHING_HAND] * 3
     assert found["w"] == ("At table 1: Ann, the host; and Easy, a computer player. The coach's advice is allowed."
                           " You are watching.")
     assert found["ann heard chat"] == []  # the watchers' chat stays among the watchers

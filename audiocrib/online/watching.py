@@ -24,7 +24,7 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.online.base import Message
 from audiocrib.online.fields import NAME, TABLE_CODE, Flag, Many
 
-__all__ = ["MAX_WATCHERS", "NO_CARDS", "WATCHER_MAKES_NO_MOVES", "WATCH_CLIENT_MESSAGES",
+__all__ = ["MAX_WATCHERS", "WATCHER_MAKES_NO_MOVES", "WATCH_CLIENT_MESSAGES",
            "StopWatching", "Watch", "WatchSettings", "Watchers", "WatchersLeave", "full_line", "watch_settings_line",
            "watching_line"]
 
@@ -33,8 +33,6 @@ MAX_WATCHERS = 50
 let one table fan out without end."""
 WATCHER_MAKES_NO_MOVES = "You are watching this table; a watcher makes no moves."
 """The server's refusal of a move (or a start, or a seat given or taken back) from a watcher."""
-NO_CARDS = "You are watching; you hold no cards."
-"""What a key that would make a move says to a watcher (the move is never sent)."""
 
 
 @dataclass(frozen=True, slots=True)

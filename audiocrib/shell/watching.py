@@ -1,7 +1,8 @@
 """Watching a table from the online screens: the lobby's Enter on a table under way (or its code, for a private
 one) watches it; the watcher hears where the game stands, then every move as a seat that holds no cards would,
-with the one-key questions; a key that would make a move says `NO_CARDS`; Escape's game menu stops watching. The
-host's game menu asks the watchers to leave, allows or refuses watchers, and lets their chat through or not.
+with the one-key questions; a key that would make a move says so (`WATCHING_HAND`) and sends nothing; Escape's game
+menu stops watching. The host's game menu asks the watchers to leave, allows or refuses watchers, and lets their
+chat through or not.
 
 The browser's page runs this same session, so all of it is the browser's too.
 """
@@ -11,10 +12,10 @@ from __future__ import annotations
 from audiocrib.client.remote import RemoteTable
 from audiocrib.online import messages as m
 from audiocrib.online.sayings import who_is_here
-from audiocrib.online.watching import NO_CARDS
 from audiocrib.shell.keys import Mode
 from audiocrib.shell.table import Heard
 from audiocrib.shell.typedline import TypedLines
+from audiocrib.telling.answers import WATCHING_HAND
 
 __all__ = ["STOP_WATCHING", "WatchingScreens"]
 
@@ -94,7 +95,7 @@ class WatchingScreens(TypedLines):
     def _watcher_move(self, key: str) -> None:
         """A key that would make a move, pressed by a watcher: one sentence, nothing sent."""
         self.cue("illegal")
-        self.say(NO_CARDS)
+        self.say(WATCHING_HAND)
 
     def _stop_watching(self) -> None:
         client = self.client
