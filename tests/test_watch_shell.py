@@ -6,6 +6,7 @@ watchers), then Ann's game menu sends the watchers away and allows none."""
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,3 +87,41 @@ def test_a_watcher_hears_the_game_with_the_tables_keys_and_the_host_sends_watche
     told = [line for line in heard[start:] if line in carol.said or line.startswith(("Ann plays", "Easy plays"))]
     assert heard_in_order(carol.said, told[:8]) == []  # each move heard, in order, as the watchers' seat hears it
     assert not any("your hand" in line.lower() for line in carol.said)
+
+
+def test_a_watcher_is_caught_up_when_the_connection_comes_back(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    servers = [Running(folder)]
+    port = servers[0].port
+    ann = Player("Ann", tmp_path / "ann", setup=TableSetup(players=2, target=61, levels=("easy",)))
+    carol = Player("Carol", tmp_path / "carol")
+
+    async def script() -> None:
+        async with running(ann, carol):
+            await sign_in(ann, port)
+            await ann.choose("Create a table")
+            await ann.press("left")
+            await ann.choose("Create the table")
+            await ann.choose("Start the game")
+            await until(lambda: ann.session.moment == "discard", "Ann's first question")
+            await sign_in(carol, port)
+            await carol.choose("Table 1, Ann's")
+            await carol.hears(lambda s: s.startswith("You are watching table 1."))
+            servers[-1].stop(signal.SIGKILL)
+            await carol.hears(lambda s: s.startswith("The connection to the server was lost"))
+            servers.append(Running(folder, "--port", str(port)))
+            await carol.hears("Connected again.")
+            mark = len(carol.said)
+            for _ in range(300):  # Ann plays on: Carol, watching again, hears it
+                if any(s.startswith(("Ann plays", "Easy plays", "Easy cuts")) for s in carol.said[mark:]):
+                    break
+                await ann.move()
+                await asyncio.sleep(0.02)
+            assert carol.session.moment in ("watching", "review"), carol.said[-5:]
+            assert any(s.startswith(("Ann plays", "Easy plays", "Easy cuts")) for s in carol.said[mark:]), \
+                carol.said[mark:]
+
+    try:
+        asyncio.run(script())
+    finally:
+        servers[-1].stop()

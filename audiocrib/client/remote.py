@@ -88,6 +88,8 @@ class OnlineClient:
         """True from a lost connection until the next welcome (the loss is said once)."""
         self.watched: str | None = None
         """The number or code of the table this player watches, to watch it again on a new connection."""
+        self.rewatching = False
+        """True from watching again on a new connection until the server answers (a refusal ends the watching)."""
         self.link = link(url, self._hello, self._deliver, self._changed, ssl_context)
 
     def start(self) -> None:
@@ -117,7 +119,7 @@ class OnlineClient:
             self.inbox.append(Said("connected", state.welcome.name))
             self.dropped = False
             if self.watching and self.watched is not None:  # a watcher is caught up by watching again
-                self.link.send(Watch(self.watched))
+                self.rewatching = self.link.send(Watch(self.watched))
         elif state.kind == "lost":
             if not self.dropped:
                 self.inbox.append(Said("lost", state.reason))
@@ -128,6 +130,13 @@ class OnlineClient:
             self.inbox.append(Said("notice", state.reason))
 
     def _deliver(self, message: m.Message) -> None:
+        if self.rewatching and isinstance(message, m.Refused | m.TableState):
+            self.rewatching = False
+            if isinstance(message, m.Refused):  # the table is over, or allows no watchers now: to the lobby
+                self.state, self.view, self.log, self.watched = None, None, [], None
+                self.seated += 1
+                self.inbox.extend((Said("notice", message.sentence), Said("closed", "")))
+                return
         if isinstance(message, m.TableState):
             if self.state is None or self.state.number != message.number:
                 self.view, self.log = None, []

@@ -114,6 +114,9 @@ class Coaching(SessionCore):
         """The match has just ended: the last deal's review, the match's review made and kept (g says it here,
         and the Statistics until the next match ends), and what Enter and g do now."""
         assert self.table is not None
+        if self.view().watching:  # a watcher decided nothing: no review, and their own figures stay as they were
+            self.say("Press Enter for the lobby.")
+            return
         self._review_deal()
         self.match_review = ()
         self._match_due = True
