@@ -83,6 +83,9 @@ class Helping(SessionCore):
         m without muggins, no keys of a moment it never comes to."""
         rules = self.rules if self.table is not None else self.setup.rules()
         never = {"count": not rules.manual_counting, "peg": not rules.manual_pegging}
+        watcher = self.client is not None and self.client.watching  # a watcher's moments are the watcher's alone
+        never = {moment: watcher for moment in ("discard", "play", "count", "peg")} | \
+            {m: n or watcher for m, n in never.items()} | {"watching": not watcher}
         table = tuple(b for b in _TABLE if rules.muggins or b.method != "_call_muggins")
         groups: list[tuple[str, tuple[Binding, ...]]] = [
             ("In the menus", (*_MENU_VALUES, *_MENU)),

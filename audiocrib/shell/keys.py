@@ -178,7 +178,8 @@ _MOMENT_KEYS: dict[str, tuple[Binding, ...]] = {
     "waiting": (Binding(("enter",), "Hurry the computer players.", "_hurry"),),
     "watching": (
         Binding(("enter", "space", "m", "a"), "Nothing: a watcher makes no moves.", "_watcher_move"),
-        Binding((*DIGITS, "0", "left", "right"), "Nothing: a watcher holds no cards.", "_watcher_move"),
+        Binding((*DIGITS, "0"), "Nothing: a watcher holds no cards.", "_watcher_move"),
+        Binding(("left", "right"), "Nothing: a watcher holds no cards.", "_watcher_move"),
     ),
     "over": (
         Binding(("enter",), "Back to the main menu.", "_to_main_menu"),
