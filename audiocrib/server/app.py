@@ -308,6 +308,7 @@ class Server(TableDesk):
         back), and a connection that breaks on the way is left to its own close. Each answer goes to the
         connection its player has now, when it is made: a player back on a new connection later has it in their
         hello's catch-up, which that connection gets first."""
+        texts: dict[int, str] = {}  # a message sent to many (a move's news to its watchers) is written once
         for player_id, message in answers:
             target = connection if player_id is None else self._by_player.get(player_id)
             if target is None or target.socket.closed:
@@ -315,9 +316,9 @@ class Server(TableDesk):
             if isinstance(message, m.ChatFrom) and target.player and not self.moderation.hears(target.player.id,
                                                                                                message.sender):
                 continue
-            item = Carried(message) if target.box.local else \
-                self.board.text(message) if isinstance(message, m.Lobby) else m.encode(message)
-            self.outbox.put(target.box, item)  # (inside this process: the message itself, no JSON made or read)
+            if not target.box.local and id(message) not in texts:  # (inside this process: the message itself)
+                texts[id(message)] = self.board.text(message) if isinstance(message, m.Lobby) else m.encode(message)
+            self.outbox.put(target.box, Carried(message) if target.box.local else texts[id(message)])
 
     def _answer(self, connection: _Connection, message: m.Message) -> Answers:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""

@@ -45,6 +45,7 @@ from audiocrib.engine.views import PlayerView
 from audiocrib.online.fields import COMPUTER_LEVELS
 from audiocrib.online.messages import (
     PERSON,
+    Message,
     Notice,
     PastView,
     ViewOf,
@@ -265,16 +266,20 @@ class Room(TableSeats):
         return self._news(first)
 
     def _news(self, first: int) -> Outgoing:
-        """For each person: the events from ``first`` on as their seat sees them, and their view."""
+        """For each person and watcher: the events from ``first`` on as their seat sees them, and their view (the
+        watchers' made once for them all, the same messages)."""
         game = self.game
         assert game is not None
         out: Outgoing = []
         due = self.people_due()  # the same for every seat's view
+        made: dict[int, list[Message]] = {}
         for person in self.listeners():  # the watchers too, at the watchers' seat
             seat = self._seat(person)
-            view = game.view(seat)  # made once for both messages
-            out.extend((person, news) for news in chunks(view.events, first))
-            out.append((person, self._view(seat, dataclasses.replace(view, events=()), False, due)))
+            if seat not in made:
+                view = game.view(seat)  # made once for both messages
+                made[seat] = [*chunks(view.events, first),
+                              self._view(seat, dataclasses.replace(view, events=()), False, due)]
+            out.extend((person, said) for said in made[seat])
         return out
 
     def catch_up(self, player_id: int, since: int = 0) -> Outgoing | str:
