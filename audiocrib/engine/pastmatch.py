@@ -8,12 +8,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from audiocrib.engine.events import Event, GameWon, MatchWon
+from audiocrib.engine.cards import Card
+from audiocrib.engine.events import (
+    CutForDeal,
+    Dealt,
+    Discarded,
+    Event,
+    GameStarted,
+    GameWon,
+    MatchWon,
+    StarterCut,
+    ThreeForLast,
+)
 from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import PlayerView
 
-__all__ = ["MatchResult", "PastMatch"]
+__all__ = ["DealHands", "MatchResult", "PastMatch"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +35,25 @@ class MatchResult:
     side: int
     match_scores: tuple[int, ...]
     last_scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealHands:
+    """Every hand of one deal, as all may be shown once the match is over: what each seat was ``dealt``, what it
+    ``laid_away`` (empty for a seat that had not yet), the ``crib`` as far as it is known (the cards laid away, and
+    any dealt straight to it), and the ``starter`` once cut."""
+
+    game: int
+    deal: int
+    dealer: int
+    dealt: tuple[tuple[Card, ...], ...]
+    laid_away: tuple[tuple[Card, ...], ...]
+    crib: tuple[Card, ...]
+    starter: Card | None
+
+    def kept(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` kept for the play and the show (all it was dealt, before it laid away)."""
+        return tuple(card for card in self.dealt[seat] if card not in self.laid_away[seat])
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +70,13 @@ class PastMatch:
     place: str
     manual_seats: frozenset[int] = field(default_factory=frozenset)
     auto_go: bool = True
+    levels: tuple[str, ...] = ()
+    """Each seat's computer player level ("expert"), "" for a person; empty when not known (a server's match)."""
+
+    @classmethod
+    def of(cls, game: Game, seat: int, ended: float, place: str, levels: tuple[str, ...] = ()) -> PastMatch:
+        """The match ``game`` (over), heard from ``seat``."""
+        return cls(game.rules, game.names, game.events, seat, ended, place, game.manual_seats, game.auto_go, levels)
 
     @property
     def result(self) -> MatchResult | None:
@@ -61,3 +98,54 @@ class PastMatch:
     def view_at(self, n: int, seat: int | None = None) -> PlayerView:
         """``seat``'s view (this match's own seat when None) after the first ``n`` events."""
         return self.game_at(n).view(self.seat if seat is None else seat)
+
+    @property
+    def watched(self) -> bool:
+        """True when it is heard from the watchers' seat (a match the listener did not play)."""
+        return self.seat >= self.rules.players
+
+    def deal_starts(self) -> tuple[int, ...]:
+        """The index in the log of each deal's `Dealt`, in order."""
+        return tuple(i for i, event in enumerate(self.events) if isinstance(event, Dealt))
+
+    def pauses(self) -> tuple[int, ...]:
+        """The places in the log where the game stopped for the player to go over a show (as the shell pauses):
+        before each deal but a game's first, and before each game but the first."""
+        stops = []
+        for index, event in enumerate(self.events):
+            if index == 0:
+                continue
+            if isinstance(event, GameStarted) and event.game > 1:
+                stops.append(index)
+            elif isinstance(event, Dealt) and not isinstance(self.events[index - 1],
+                                                             GameStarted | ThreeForLast | CutForDeal):
+                stops.append(index)
+        return tuple(stops)
+
+    def match_end(self) -> int:
+        """The index of the `MatchWon` that ends the log (its length when there is none)."""
+        return next((i for i in range(len(self.events) - 1, -1, -1) if isinstance(self.events[i], MatchWon)),
+                    len(self.events))
+
+    def hands_at(self, n: int) -> DealHands | None:
+        """Every hand of the deal under way after the first ``n`` events (the deal just shown, at a pause), with
+        what was laid away in all of it; None before the first deal."""
+        start = next((i for i in range(min(n, len(self.events)) - 1, -1, -1)
+                      if isinstance(self.events[i], Dealt)), None)
+        if start is None:
+            return None
+        dealt = self.events[start]
+        assert isinstance(dealt, Dealt)
+        game = sum(1 for event in self.events[:start] if isinstance(event, GameStarted))
+        laid: list[tuple[Card, ...]] = [() for _ in dealt.hands]
+        crib = list(dealt.crib)
+        starter: Card | None = None
+        for event in self.events[start + 1:]:
+            if isinstance(event, Dealt | GameStarted):
+                break
+            if isinstance(event, Discarded):
+                laid[event.seat] = event.cards
+                crib += event.cards
+            elif isinstance(event, StarterCut):
+                starter = event.card
+        return DealHands(max(game, 1), dealt.deal, dealt.dealer, dealt.hands, tuple(laid), tuple(crib), starter)
