@@ -215,7 +215,7 @@ class PastMatchList(SessionCore):
         match = self._past_match()
         if match is None:
             self.say("No past match is left to hear.")
-            self._back_to_main()
+            self._main_on_past_matches()
             return
         line = match_line(match, datetime.fromtimestamp(match.ended), datetime.fromtimestamp(self.wall_clock()))
         self.say(f"{prefix}{line} {self._past_index + 1} of {len(self._past_names)}.")
@@ -249,10 +249,10 @@ class PastMatchList(SessionCore):
         self._say_past("Past matches: ")
 
     def _past_escape(self, key: str) -> None:
-        self._back_to_main()
+        self._main_on_past_matches()
 
-    def _back_to_main(self) -> None:
-        """The main menu, on its Past matches item."""
+    def _main_on_past_matches(self) -> None:
+        """The main menu, on its Past matches item (or its first, when none is left)."""
         self.mode = Mode.MAIN
         self._past_count = None
         items = self._main_items()

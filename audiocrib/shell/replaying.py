@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from audiocrib.coach.review import Notebook
-from audiocrib.engine.events import GameStarted, LastCard, SaidGo
+from audiocrib.engine.events import Event, GameStarted, LastCard, SaidGo
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.pastmatch import PastMatch
 from audiocrib.engine.views import PlayerView
@@ -94,6 +94,8 @@ class Replaying(SessionCore):
     wall_clock: Callable[[], float]
     """Defined in `pastmatches`: the time of day."""
     _replay_told: Told
+    _replay_events: tuple[Event, ...]
+    """The match's log as its seat saw it."""
     _replay_then: Callable[[], None]
     _replay_pages: tuple[str, ...] | None = None
 
@@ -107,6 +109,7 @@ class Replaying(SessionCore):
         came, index = self.mode, self.menu_index
         self.replaying = match
         self._replay_told = told(match, self.settings.verbosity)
+        self._replay_events = match.view_at(len(match.events)).events
         self.replay_at = 0
         self._replay_pages = None
         self._replay_then = back if back is not None else (lambda: self._replay_return(came, index))
@@ -142,7 +145,7 @@ class Replaying(SessionCore):
         """Tell the log's event ``index`` as the game told it: its cues, then its words (at brief, with sounds for
         words on, go and last by their cue alone, as at the table)."""
         match = self._match()
-        event = match.view_at(index + 1).events[index]
+        event = self._replay_events[index]
         cues = cues_for(event, match.seat, match.rules)
         self.cue(*cues)
         lines = self._replay_told.lines[index]
@@ -250,7 +253,7 @@ class Replaying(SessionCore):
         """The coach's review of the match, from the seat's decisions in its log (worked out once a replay)."""
         if self._replay_pages is None:
             match = self._match()
-            events = match.view_at(len(match.events)).events
+            events = self._replay_events
             notebook = Notebook()
             notebook.recall(events[:match.match_end()], match.seat, match.view_at)
             review = notebook.match_review(events)
