@@ -160,3 +160,19 @@ def test_escape_goes_back_to_the_screen_the_match_was_chosen_from(match: PastMat
     session._replay(match)
     assert press(session, speaker, "escape") == ["Main menu: Practice. 3 of 8."]
     assert session.mode is Mode.MAIN and session.replaying is None
+
+
+def test_docs_keys_lists_the_replays_keys_in_the_words_of_the_spoken_help() -> None:
+    from pathlib import Path
+
+    from audiocrib.shell import keys
+
+    text = (Path(__file__).parent.parent / "docs" / "keys.md").read_text()
+    section = text[text.index("## Hearing a match again"):text.index("## At an online table")]
+    for binding in (*keys._PAST_MATCHES, *keys._REPLAY):
+        if binding.method == "_replay_question":
+            assert binding.keys[0] in "c b f v s t h n l".split()
+            continue
+        row = f"| {keys.key_words(binding.keys)} | {binding.description} |"
+        assert row in section, row
+    assert "| c b f v s t h n l | The table's questions, answered for the moment the replay stands at. |" in section
