@@ -4,6 +4,7 @@ answered for the moment it stands at; every hand shown; a match watched; the hel
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -163,8 +164,6 @@ def test_escape_goes_back_to_the_screen_the_match_was_chosen_from(match: PastMat
 
 
 def test_docs_keys_lists_the_replays_keys_in_the_words_of_the_spoken_help() -> None:
-    from pathlib import Path
-
     from audiocrib.shell import keys
 
     text = (Path(__file__).parent.parent / "docs" / "keys.md").read_text()
@@ -176,3 +175,24 @@ def test_docs_keys_lists_the_replays_keys_in_the_words_of_the_spoken_help() -> N
         row = f"| {keys.key_words(binding.keys)} | {binding.description} |"
         assert row in section, row
     assert "| c b f v s t h n l | The table's questions, answered for the moment the replay stands at. |" in section
+
+
+def test_a_browsers_session_writes_no_transcript_on_the_servers_computer(match: PastMatch, tmp_path: Path) -> None:
+    session, speaker = replaying(match)
+    session.online_only = True
+    session.transcript_folder = tmp_path
+    assert press(session, speaker, "p") == [
+        "A transcript is written only by audiocrib on your own computer, not in the browser."]
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_long_review_is_announced_before_the_coach_weighs_it(match: PastMatch,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from audiocrib.shell import replaying as screen
+
+    monkeypatch.setattr(screen, "_QUICK_REVIEW", 1)
+    session, speaker = replaying(match)
+    said = press(session, speaker, "g")
+    assert said[0].startswith("The coach weighs your ") and said[0].endswith(" decisions in this match; a moment.")
+    assert said[1].startswith("The coach's review of the match, ")
+    assert press(session, speaker, "g")[0] == said[1]  # weighed once a replay

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from audiocrib.coach.review import Notebook
-from audiocrib.engine.events import Event, GameStarted, LastCard, SaidGo
+from audiocrib.engine.events import Discarded, Event, GameStarted, LastCard, Played, SaidGo
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.pastmatch import PastMatch
 from audiocrib.engine.views import PlayerView
@@ -47,6 +47,9 @@ _QUESTIONS: dict[str, Callable[[PlayerView], str]] = {
     "t": answers.turn, "h": answers.hand, "n": answers.held, "l": answers.last_play,
 }
 """The table's question keys and their answers, each from the seat's view where the replay stands."""
+_QUICK_REVIEW = 60
+"""The most decisions the coach weighs without a word first: a match of two players to 121 has about forty-five,
+weighed in a quarter of a second; a match to seven games, about three hundred, in two seconds."""
 
 
 def transcript_name(match: PastMatch, ended: datetime) -> str:
@@ -98,6 +101,7 @@ class Replaying(SessionCore):
     """The match's log as its seat saw it."""
     _replay_then: Callable[[], None]
     _replay_pages: tuple[str, ...] | None = None
+    _replay_seen: tuple[int, PlayerView] | None = None
 
     if TYPE_CHECKING:  # the menus' and the keeping's, found after this class: a stub here would stand in their way
 
@@ -112,6 +116,7 @@ class Replaying(SessionCore):
         self._replay_events = match.view_at(len(match.events)).events
         self.replay_at = 0
         self._replay_pages = None
+        self._replay_seen = None
         self._replay_then = back if back is not None else (lambda: self._replay_return(came, index))
         self.mode = Mode.REPLAY
         self.say(f"Hearing the match again: {who_said(match)}, {match.rules.describe()}; {result_said(match)}. "
@@ -135,8 +140,11 @@ class Replaying(SessionCore):
         return self.replaying
 
     def _replay_view(self) -> PlayerView:
-        """The seat's view where the replay stands."""
-        return self._match().view_at(self.replay_at)
+        """The seat's view where the replay stands (kept while it stands there: a long match folds in tens of
+        milliseconds)."""
+        if self._replay_seen is None or self._replay_seen[0] != self.replay_at:
+            self._replay_seen = (self.replay_at, self._match().view_at(self.replay_at))
+        return self._replay_seen[1]
 
     def _heard(self, index: int) -> bool:
         return bool(self._replay_told.lines[index])
@@ -254,6 +262,9 @@ class Replaying(SessionCore):
         if self._replay_pages is None:
             match = self._match()
             events = self._replay_events
+            decisions = sum(1 for e in events if isinstance(e, Discarded | Played) and e.seat == match.seat)
+            if decisions > _QUICK_REVIEW:  # seconds of weighing: said, so the wait is not silence
+                self.say(f"The coach weighs your {number_words(decisions)} decisions in this match; a moment.")
             notebook = Notebook()
             notebook.recall(events[:match.match_end()], match.seat, match.view_at)
             review = notebook.match_review(events)
@@ -272,6 +283,9 @@ class Replaying(SessionCore):
 
     def _replay_transcript(self, key: str) -> None:
         """p: the whole match written out as plain text, with every hand, to the documents folder."""
+        if self.online_only:  # the session runs on the server: a file written here would be the host's
+            self.say("A transcript is written only by audiocrib on your own computer, not in the browser.")
+            return
         match = self._match()
         ended = datetime.fromtimestamp(match.ended)
         folder = self.transcript_folder
