@@ -44,22 +44,23 @@ def is_subsequence(part: list[str], whole: list[str]) -> bool:
     return all(any(line == said for said in lines) for line in part)
 
 
-async def replay_by_right_arrow(table: Table) -> dict[int, tuple[str, ...]]:
-    """Press the right arrow to the end of the replay; what each press said, by the event it stood on."""
-    heard: dict[int, tuple[str, ...]] = {}
+async def replay_by_right_arrow(table: Table) -> list[tuple[Event, tuple[str, ...]]]:
+    """Press the right arrow to the end of the replay; each event it told, with what it said."""
+    heard: list[tuple[Event, tuple[str, ...]]] = []
     session = table.session
-    assert session.replaying is not None
-    count = len(session.replaying.events)
-    while session.replay_at < count:
+    while True:
         said = await table.press("right")
-        if session.replay_at == count and said and said[-1].startswith("The end of the match"):
-            break
-        heard[session.replay_at - 1] = tuple(said)
-    return heard
+        if said and said[-1].startswith("The end of the match"):
+            return heard
+        heard.append((session._replay_told_event(), tuple(said)))
 
 
-@pytest.mark.parametrize("verbosity", [Verbosity.NORMAL, Verbosity.BRIEF])
-def test_the_replay_says_event_for_event_what_the_player_heard(tmp_path: Path, verbosity: Verbosity) -> None:
+@pytest.mark.parametrize(("verbosity", "players", "muggins"),
+                         [(Verbosity.NORMAL, 2, False), (Verbosity.BRIEF, 2, False), (Verbosity.NORMAL, 3, False),
+                          (Verbosity.NORMAL, 2, True)],
+                         ids=["normal", "brief", "three players", "muggins called at the pauses"])
+def test_the_replay_says_event_for_event_what_the_player_heard(tmp_path: Path, verbosity: Verbosity,
+                                                               players: int, muggins: bool) -> None:
     live: list[tuple[Event, tuple[str, ...]]] = []
     review: list[str] = []
 
@@ -68,24 +69,26 @@ def test_the_replay_says_event_for_event_what_the_player_heard(tmp_path: Path, v
         spy_on_the_narration(session, live)
         assert "Past matches" not in " ".join(table.said)  # none yet: the main menu does not offer them
         await table.press("enter")
-        await play_to_the_end(table)
+        await play_to_the_end(table, at_review=("m", "enter") if muggins else ("enter",))
         review.extend(session.match_review)
         said = await table.press("enter")
         assert said[-1].startswith("Main menu: New game. 1 of 9.")
         assert (await table.press("down", "down", "down", "down"))[-1] == "Past matches. 5 of 9."
         listed = await table.answer("enter")
         assert listed.startswith("Past matches, one, newest first. Today at ")
-        assert listed.endswith(" 1 of 1.") and ", six-card, you against Bob (expert): " in listed
+        opponents = "Bob (expert)" if players == 2 else "Bob (expert) and Carol (expert)"
+        assert listed.endswith(" 1 of 1.") and f", six-card, you against {opponents}: " in listed
         opened = await table.answer("enter")
         assert opened.startswith("Hearing the match again: you against Bob")
         assert session.mode is Mode.REPLAY
         replayed = await replay_by_right_arrow(table)
-        told = {index: lines for index, (_, lines) in enumerate(live) if lines}
-        assert replayed == told
+        assert replayed == [(event, lines) for event, lines in live if lines]
+        log = session.replaying.view_at(len(session.replaying.events)).events  # type: ignore[union-attr]
+        assert ([event for event, _ in live] != list(log)) is muggins  # calls at a pause: heard before the deal
         # Enter tells the deals through as the game did: the same words in the same order, with its pauses
         await table.press("home")
         through: list[str] = []
-        while session.replay_at < len(session.replaying.events):  # type: ignore[union-attr]
+        while session.replay_at < len(session._replay_told.order):
             through += await table.press("enter")
         assert through[-1].startswith("The end of the match: ")
         heard = [line for _, lines in live for line in lines]
@@ -102,7 +105,7 @@ def test_the_replay_says_event_for_event_what_the_player_heard(tmp_path: Path, v
         assert back.startswith("Past matches: Today at ") and back.endswith(" 1 of 1.")
         assert await table.answer("escape") == "Main menu: Past matches. 5 of 9."
 
-    setup = TableSetup(target=61, levels=("expert",))
+    setup = TableSetup(players=players, target=61, levels=("expert",) * (players - 1), muggins=muggins)
     table = run(script, setup=setup, settings=Settings(pace=0.0, typed_ahead=0.0, verbosity=verbosity),
                 save_path=tmp_path / "saved-game.json")
     assert not (tmp_path / "saved-game.json").exists()

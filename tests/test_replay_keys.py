@@ -196,3 +196,26 @@ def test_a_long_review_is_announced_before_the_coach_weighs_it(match: PastMatch,
     assert said[0].startswith("The coach weighs your ") and said[0].endswith(" decisions in this match; a moment.")
     assert said[1].startswith("The coach's review of the match, ")
     assert press(session, speaker, "g")[0] == said[1]  # weighed once a replay
+
+
+def test_a_muggins_call_that_wins_at_the_pause_is_heard_and_the_deal_it_voided_never_is() -> None:
+    from audiocrib.engine.actions import CallMuggins, ClaimCount
+    from audiocrib.engine.events import GameWon, MugginsCalled
+    from tests.test_muggins import asked, to_the_show, true_count
+
+    game = to_the_show(Rules(muggins=True), scores=(110, 0))
+    game.apply(ClaimCount(1, true_count(asked(game)) - 2))  # Bob's hand counted short
+    game.apply(ClaimCount(1, true_count(asked(game))))  # his crib right: the show is over, the next deal dealt
+    voided = len(game.events) - 1
+    assert isinstance(game.events[voided], Dealt) and voided in PastMatch.of(game, 0, 0.0, "here").pauses()
+    game.apply(CallMuggins(0))  # at the pause, before the next deal: the call wins the game
+    match = PastMatch.of(game, 0, 1795795200.0, "on this computer", ("", "medium"))
+    hearing = match.hearing()
+    assert voided not in hearing.order and hearing.order[-3:] == (voided + 1, voided + 2, voided + 3)
+    assert isinstance(game.events[voided + 1], MugginsCalled) and isinstance(game.events[voided + 2], GameWon)
+    session, speaker = replaying(match)
+    while session.replay_at < len(hearing.order):
+        press(session, speaker, "enter")
+    said = " ".join(speaker.said)
+    assert "Press Enter for the next deal. Muggins! You take two that Player 2 missed." in said
+    assert "Deal two" not in said and "one hundred twenty-two" in press(session, speaker, "s")[0]

@@ -6,6 +6,7 @@ part of it (a server's match is replayed from its log alone: `Game` folds the ev
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from audiocrib.engine.cards import Card
@@ -17,6 +18,8 @@ from audiocrib.engine.events import (
     GameStarted,
     GameWon,
     MatchWon,
+    MugginsCalled,
+    PointsGiven,
     StarterCut,
     ThreeForLast,
 )
@@ -24,7 +27,7 @@ from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import PlayerView
 
-__all__ = ["DealHands", "MatchResult", "PastMatch"]
+__all__ = ["DealHands", "Hearing", "MatchResult", "PastMatch"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,32 @@ class DealHands:
     def kept(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` kept for the play and the show (all it was dealt, before it laid away)."""
         return tuple(card for card in self.dealt[seat] if card not in self.laid_away[seat])
+
+
+@dataclass(frozen=True, slots=True)
+class Hearing:
+    """The order in which a seat heard a match: ``order`` the log's indexes as told (a muggins call made at the
+    pause before a deal already dealt is heard before that deal; a deal voided by a game the call won is never
+    heard), and ``pauses`` the places in that order where the game stopped for the player to go over a show."""
+
+    order: tuple[int, ...]
+    pauses: tuple[int, ...]
+
+    def covered(self, steps: int) -> tuple[int, tuple[int, ...]]:
+        """The game as heard after the first ``steps`` of the order, as `PastMatch.game_at` takes it: the log's
+        first ``n`` events (those never heard within them included, as the game holds them) and the later ones
+        heard already."""
+        told, heard = set(self.order[:steps]), set(self.order)
+        last = max(told, default=-1)
+        n = 0
+        while n in told or (n not in heard and n < last):
+            n += 1
+        return n, tuple(sorted(i for i in told if i >= n))
+
+
+def _a_call(event: Event) -> bool:
+    """True for the events of a muggins call (a call that takes points, or a wrong one that gives them)."""
+    return isinstance(event, MugginsCalled) or (isinstance(event, PointsGiven) and event.reason == "wrong muggins")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,13 +120,16 @@ class PastMatch:
             return None
         return MatchResult(won.side, won.match_scores, last_game.scores)
 
-    def game_at(self, n: int) -> Game:
-        """The match as it stood after its first ``n`` events (folded from the log; no card is dealt afresh)."""
-        return Game(self.rules, self.names, 0, self.manual_seats, self.auto_go, _events=self.events[:n])
+    def game_at(self, n: int, also: Iterable[int] = ()) -> Game:
+        """The match as it stood after its first ``n`` events (folded from the log; no card is dealt afresh), then
+        the events at the indexes ``also`` (later ones heard first: a muggins call made at the pause before a deal
+        already dealt, as `Game.at` takes them)."""
+        events = [*self.events[:n], *(self.events[i] for i in sorted(also))]
+        return Game(self.rules, self.names, 0, self.manual_seats, self.auto_go, _events=events)
 
-    def view_at(self, n: int, seat: int | None = None) -> PlayerView:
-        """``seat``'s view (this match's own seat when None) after the first ``n`` events."""
-        return self.game_at(n).view(self.seat if seat is None else seat)
+    def view_at(self, n: int, seat: int | None = None, also: Iterable[int] = ()) -> PlayerView:
+        """``seat``'s view (this match's own seat when None) after the first ``n`` events, and those at ``also``."""
+        return self.game_at(n, also).view(self.seat if seat is None else seat)
 
     @property
     def watched(self) -> bool:
@@ -121,6 +153,33 @@ class PastMatch:
                                                              GameStarted | ThreeForLast | CutForDeal):
                 stops.append(index)
         return tuple(stops)
+
+    def hearing(self) -> Hearing:
+        """The order its seat heard the log in, as the shell tells a game (see `Hearing`)."""
+        events, pauses = self.events, set(self.pauses())
+        order: list[int] = []
+        stops: list[int] = []
+        index = 0
+        while index < len(events):
+            if index in pauses:
+                stops.append(len(order))
+                calls = index + 1
+                while isinstance(events[index], Dealt) and calls < len(events) and _a_call(events[calls]):
+                    calls += 1
+                if calls > index + 1 and calls < len(events) and isinstance(events[calls], GameWon):
+                    end = calls  # the call won the game: what followed it is heard with it, the deal never
+                    while end < len(events) - 1 and not isinstance(events[end], Dealt | MatchWon):
+                        end += 1
+                    order += range(index + 1, end + 1)
+                    index = end + 1
+                    continue
+                if calls > index + 1:  # heard during the pause, before the deal
+                    order += [*range(index + 1, calls), index]
+                    index = calls
+                    continue
+            order.append(index)
+            index += 1
+        return Hearing(tuple(order), tuple(stops))
 
     def match_end(self) -> int:
         """The index of the `MatchWon` that ends the log (its length when there is none)."""

@@ -3,9 +3,11 @@ own narrator exactly as its seat heard it, an event or a deal at a time, forward
 answered for the moment the replay stands at; every hand of a deal shown; the coach's review; and the whole match
 written out as a text file to share.
 
-The replay stands after some number of the log's events (``replay_at``), as if the game had just told them: the
-right arrow tells the next event that says something, the left arrow the one before again, Enter tells on to the
-end of the deal as the game did (the scores and "Press Enter for the next deal." at its pause).
+The replay stands after some number of steps (``replay_at``) of the order in which the seat heard the log (the
+log's own, but for a muggins call at a pause, heard before the deal already dealt: `PastMatch.hearing`), as if the
+game had just told them: the right arrow tells the next event that says something, the left arrow the one before
+again, Enter tells on to the end of the deal as the game did (the scores and "Press Enter for the next deal." at
+its pause).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from audiocrib.coach.review import Notebook
-from audiocrib.engine.events import Discarded, Event, GameStarted, LastCard, Played, SaidGo
+from audiocrib.engine.events import Dealt, Discarded, Event, GameStarted, LastCard, Played, SaidGo
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.pastmatch import PastMatch
 from audiocrib.engine.views import PlayerView
@@ -91,7 +93,7 @@ class Replaying(SessionCore):
     replaying: PastMatch | None = None
     """The match being heard again."""
     replay_at = 0
-    """How many of its events the replay has told (it stands after them)."""
+    """How many steps of the match the replay has told (it stands after them)."""
     transcript_folder: Path | None = None
     """Where transcripts are written (None: the documents folder, or the data folder without one)."""
     wall_clock: Callable[[], float]
@@ -139,24 +141,36 @@ class Replaying(SessionCore):
         assert self.replaying is not None
         return self.replaying
 
+    def _covered(self) -> int:
+        """How many of the log's first events the replay has told (or passed, as the game did a voided deal)."""
+        return self._replay_told.hearing.covered(self.replay_at)[0]
+
     def _replay_view(self) -> PlayerView:
         """The seat's view where the replay stands (kept while it stands there: a long match folds in tens of
         milliseconds)."""
         if self._replay_seen is None or self._replay_seen[0] != self.replay_at:
-            self._replay_seen = (self.replay_at, self._match().view_at(self.replay_at))
+            n, also = self._replay_told.hearing.covered(self.replay_at)
+            self._replay_seen = (self.replay_at, self._match().view_at(n, also=also))
         return self._replay_seen[1]
 
-    def _heard(self, index: int) -> bool:
-        return bool(self._replay_told.lines[index])
+    def _replay_told_event(self) -> Event:
+        """The event the replay told last (the first, at the start)."""
+        return self._replay_events[self._replay_told.order[max(self.replay_at - 1, 0)]]
 
-    def _replay_tell(self, index: int) -> None:
-        """Tell the log's event ``index`` as the game told it: its cues, then its words (at brief, with sounds for
-        words on, go and last by their cue alone, as at the table)."""
+    def _heard(self, step: int) -> bool:
+        return bool(self._replay_told.lines[step])
+
+    def _steps(self) -> int:
+        return len(self._replay_told.order)
+
+    def _replay_tell(self, step: int) -> None:
+        """Tell the step ``step`` as the game told it: its cues, then its words (at brief, with sounds for words
+        on, go and last by their cue alone, as at the table)."""
         match = self._match()
-        event = self._replay_events[index]
+        event = self._replay_events[self._replay_told.order[step]]
         cues = cues_for(event, match.seat, match.rules)
         self.cue(*cues)
-        lines = self._replay_told.lines[index]
+        lines = self._replay_told.lines[step]
         if (self.settings.sounds_for_words and self.settings.sounds and cues and lines
                 and self.settings.verbosity is Verbosity.BRIEF and isinstance(event, SaidGo | LastCard)):
             self.announcer.history.add(lines[0])
@@ -166,13 +180,12 @@ class Replaying(SessionCore):
 
     def _at_end(self) -> None:
         match = self._match()
-        self.replay_at = len(match.events)
+        self.replay_at = self._steps()
         review = "" if match.watched else " Press g to hear the coach go over it;"
         self.say(f"The end of the match: {result_said(match)}.{review} Home goes back to the start, Escape back.")
 
     def _replay_next(self, key: str) -> None:
-        count = len(self._match().events)
-        nxt = next((i for i in range(self.replay_at, count) if self._heard(i)), None)
+        nxt = next((k for k in range(self.replay_at, self._steps()) if self._heard(k)), None)
         if nxt is None:
             self._at_end()
             return
@@ -180,51 +193,54 @@ class Replaying(SessionCore):
         self._replay_tell(nxt)
 
     def _replay_previous(self, key: str) -> None:
-        heard = [i for i in range(self.replay_at) if self._heard(i)]
+        heard = [k for k in range(self.replay_at) if self._heard(k)]
         if len(heard) < 2:
-            self.replay_at = 0
-            self.say("The start of the match. Right arrow tells the first event.")
+            self._replay_first(key)
             return
         self.replay_at = heard[-2] + 1
         self._replay_tell(heard[-2])
 
     def _replay_deal(self, key: str) -> None:
         """Enter: tell on to the end of this deal (the next pause), as the game did, then what it said there."""
-        match = self._match()
-        count = len(match.events)
-        if self.replay_at >= count:
+        steps = self._steps()
+        if self.replay_at >= steps:
             self._at_end()
             return
-        stop = min((p for p in match.pauses() if p > self.replay_at), default=count)
-        for index in range(self.replay_at, stop):
-            self.replay_at = index + 1
-            self._replay_tell(index)
-        if stop >= count:
+        stop = min((p for p in self._replay_told.hearing.pauses if p > self.replay_at), default=steps)
+        for step in range(self.replay_at, stop):
+            self.replay_at = step + 1
+            self._replay_tell(step)
+        if stop >= steps:
             self._at_end()
             return
         if stop in self._replay_told.standing:
             self.say(self._replay_told.standing[stop])
-        self.say(f"Press Enter for the next {'game' if isinstance(match.events[stop], GameStarted) else 'deal'}.")
+        game = isinstance(self._replay_events[self._replay_told.order[stop]], GameStarted)
+        self.say(f"Press Enter for the next {'game' if game else 'deal'}.")
 
-    def _replay_to_deal(self, start: int, prefix: str = "") -> None:
-        """Stand at the deal whose `Dealt` is at ``start``, and tell its deal."""
+    def _deal_steps(self) -> list[int]:
+        """The steps that tell a deal."""
+        return [k for k, i in enumerate(self._replay_told.order) if isinstance(self._replay_events[i], Dealt)]
+
+    def _replay_to_deal(self, step: int, prefix: str = "") -> None:
+        """Stand at the deal told at ``step``, and tell it."""
         match = self._match()
-        hands = match.hands_at(start + 1)
+        hands = match.hands_at(self._replay_told.order[step] + 1)
         assert hands is not None
-        self.replay_at = start + 1
+        self.replay_at = step + 1
         self.say(f"{prefix}{deal_said(match, hands)}. {answers.scores(self._replay_view())}")
-        for line in self._replay_told.lines[start]:
+        for line in self._replay_told.lines[step]:
             self.say(line)
 
     def _replay_next_deal(self, key: str) -> None:
-        start = next((s for s in self._match().deal_starts() if s >= self.replay_at), None)
+        start = next((s for s in self._deal_steps() if s >= self.replay_at), None)
         if start is None:
             self.say("This is the last deal; End goes to the end of the match.")
             return
         self._replay_to_deal(start)
 
     def _replay_previous_deal(self, key: str) -> None:
-        starts = [s for s in self._match().deal_starts() if s < self.replay_at]
+        starts = [s for s in self._deal_steps() if s < self.replay_at]
         if not starts:
             self._replay_first(key)
             return
@@ -247,11 +263,12 @@ class Replaying(SessionCore):
     def _replay_hands(self, key: str) -> None:
         """a: every hand of the deal the replay is in, as laid away in all of it."""
         match = self._match()
-        if match.hands_at(self.replay_at) is None:
+        covered = self._covered()
+        starts = [s for s in match.deal_starts() if s < covered]
+        if not starts:
             self.say("No cards have been dealt yet.")
             return
-        end = min((i for i in (*match.deal_starts(), *match.pauses(), len(match.events)) if i >= self.replay_at
-                   and i > max(s for s in match.deal_starts() if s < self.replay_at)), default=len(match.events))
+        end = min(i for i in (*match.deal_starts(), *match.pauses(), len(match.events)) if i > starts[-1])
         hands = match.hands_at(end)
         assert hands is not None
         for line in hands_said(match, hands):
@@ -309,8 +326,8 @@ class Replaying(SessionCore):
         match = self._match()
         when = when_said(datetime.fromtimestamp(match.ended), datetime.fromtimestamp(self.wall_clock()))
         text = f"You are hearing again the match {when[:1].lower()}{when[1:]}, {who_said(match)}."
-        hands = match.hands_at(self.replay_at)
-        heard = [i for i in range(self.replay_at) if self._heard(i)]
+        hands = match.hands_at(self._covered())
+        heard = [k for k in range(self.replay_at) if self._heard(k)]
         if hands is not None:
             text += f" {deal_said(match, hands)}."
         if heard:

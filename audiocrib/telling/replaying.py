@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from audiocrib.engine.cards import spoken_list
-from audiocrib.engine.events import Dealt
+from audiocrib.engine.events import Dealt, GameStarted
 from audiocrib.engine.numbers import number_words
-from audiocrib.engine.pastmatch import DealHands, PastMatch
+from audiocrib.engine.pastmatch import DealHands, Hearing, PastMatch
 from audiocrib.telling.listener import SeatNames, Verbosity
 from audiocrib.telling.narrator import Narrator
 from audiocrib.telling.phrases import capitalised, join_words
@@ -141,27 +141,34 @@ def hands_said(match: PastMatch, hands: DealHands) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Told:
-    """What the seat heard of a match, event by event: ``lines[i]`` the narrator's lines for the log's event
-    ``i`` as the seat saw it, and ``standing[i]`` the scores said at the pause before event ``i`` (a deal), at
-    normal verbosity."""
+    """What the seat heard of a match, step by step in the order it heard the log (`Hearing`): ``lines[k]`` the
+    narrator's lines for step ``k`` (the log's event ``order[k]`` as the seat saw it), and ``standing[k]`` the
+    scores said at the pause before step ``k`` (before a deal, at normal verbosity)."""
 
+    hearing: Hearing
     lines: tuple[tuple[str, ...], ...]
     standing: dict[int, str]
 
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The log's index of each step."""
+        return self.hearing.order
+
 
 def told(match: PastMatch, verbosity: Verbosity) -> Told:
-    """The narrator's words for every event of ``match`` as its seat saw them, at ``verbosity``: what the seat
-    heard in play."""
+    """The narrator's words for every event of ``match`` as its seat saw them, in the order it heard them, at
+    ``verbosity``: what the seat heard in play."""
     events = match.view_at(len(match.events)).events
     narrator = Narrator(match.names, match.rules, match.seat, verbosity)
-    pauses = set(match.pauses())
+    hearing = match.hearing()
+    pauses = set(hearing.pauses)
     lines: list[tuple[str, ...]] = []
     standing: dict[int, str] = {}
-    for index, event in enumerate(events):
-        if index in pauses and isinstance(event, Dealt) and verbosity is Verbosity.NORMAL:
-            standing[index] = narrator.standing()
-        lines.append(tuple(narrator.tell(event)))
-    return Told(tuple(lines), standing)
+    for step, index in enumerate(hearing.order):
+        if step in pauses and not isinstance(events[index], GameStarted) and verbosity is Verbosity.NORMAL:
+            standing[step] = narrator.standing()
+        lines.append(tuple(narrator.tell(events[index])))
+    return Told(hearing, tuple(lines), standing)
 
 
 def transcript(match: PastMatch, verbosity: Verbosity, ended: datetime) -> str:
@@ -169,20 +176,20 @@ def transcript(match: PastMatch, verbosity: Verbosity, ended: datetime) -> str:
     event as the seat heard them, with every hand shown deal by deal; one announcement a line, a blank line
     between deals. Characters outside ASCII (in a name) are written as their nearest ASCII letters."""
     heard = told(match, verbosity)
-    pauses = set(match.pauses())
+    pauses = set(heard.hearing.pauses)
     out: list[str] = [
         f"audiocrib: {match.rules.describe()}.",
         f"{date_said(ended)}, {match.place}: {who_said(match)}.",
         f"{capitalised(result_said(match))}.",
         "",
     ]
-    for index, event in enumerate(match.events):
-        if index in pauses:
-            if index in heard.standing:
-                out.append(heard.standing[index])
+    for step, index in enumerate(heard.order):
+        if step in pauses:
+            if step in heard.standing:
+                out.append(heard.standing[step])
             out.append("")
-        out.extend(heard.lines[index])
-        if isinstance(event, Dealt):
+        out.extend(heard.lines[step])
+        if isinstance(match.events[index], Dealt):
             hands = match.hands_at(_deal_end(match, index))
             assert hands is not None  # a deal is under way up to its end
             out.extend(hands_said(match, hands))
