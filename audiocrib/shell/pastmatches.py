@@ -23,6 +23,7 @@ left out of the list.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import os
 import re
@@ -103,8 +104,6 @@ class PastMatchFolder:
 
 def files_text(head: dict[str, Any], game: Game) -> str:
     """A past match's file: ``head`` and the game (its text written once, as the save writes it)."""
-    import json
-
     return json.dumps(head, separators=(",", ":"))[:-1] + ',"game":' + game.dumps() + "}"
 
 
