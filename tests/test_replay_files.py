@@ -123,7 +123,12 @@ def test_the_transcript_is_plain_ascii_with_every_hand_and_never_written_through
     PastMatchFolder(tmp_path / FOLDER).keep(game, ("", "medium"), ENDED, "t")
     session, speaker = session_on(tmp_path)
     session.transcript_folder = tmp_path / "documents"
-    press(session, speaker, "down", "down", "down", "down", "enter", "enter")
+    press(session, speaker, "down", "down", "down", "down", "enter")
+    assert press(session, speaker, "tab") == [
+        "You are in the list of past matches, newest first; Enter hears the one you are on again.",
+        "up arrow: The newer match.", "down arrow: The older match.", "Home: The newest match.",
+        "End: The oldest match.", "Enter or space: Hear this match again.", "Escape: Back to the main menu."]
+    press(session, speaker, "enter")
     assert session.mode is Mode.REPLAY
     said = press(session, speaker, "p")
     assert len(said) == 1

@@ -54,6 +54,9 @@ PAST_VERSION = 1
 KEEP = 300
 """The past matches kept: the newest, the older ones deleted as new ones come."""
 PLACE = "on this computer"
+_EARLIEST, _LATEST = 2 * 86400, 32503680000
+"""The times a match may have ended: from 3 January 1970 to the year 3000, which every system's local time can
+say (Windows' cannot go before 1970 nor past 3000)."""
 _NAME = re.compile(r"[0-9]{8}-[0-9]{6}-[0-9a-f]{16}\.json")
 """A past match's file name: when it ended (UTC, so that the names sort by time) and its table's mark."""
 
@@ -110,7 +113,7 @@ def files_text(head: dict[str, Any], game: Game) -> str:
 def read_match(data: dict[str, Any]) -> PastMatch:
     """A past match's file read back (`PastMatchFolder.keep`): ValueError when anything does not fit."""
     ended, seat, levels = data["ended"], data["seat"], data["levels"]
-    if type(ended) not in (int, float) or not math.isfinite(ended) or not 0 <= ended < 1 << 40:
+    if type(ended) not in (int, float) or not math.isfinite(ended) or not _EARLIEST <= ended < _LATEST:
         raise ValueError("when the match ended is not a time")
     if seat != SEAT or type(seat) is not int:
         raise ValueError("the match is not heard from the player's seat")
