@@ -18,6 +18,7 @@ from audiocrib.client.link import Link, LinkMaker
 from audiocrib.client.remote import OnlineClient
 from audiocrib.engine.actions import Action
 from audiocrib.engine.cards import Card
+from audiocrib.engine.pastmatch import PastMatch
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.text import printable
 from audiocrib.engine.views import PlayerView
@@ -32,6 +33,8 @@ from audiocrib.shell.keys import (
     _MENU_VALUES,
     _MOMENT_KEYS,
     _ONLINE,
+    _PAST_MATCHES,
+    _REPLAY,
     _TABLE,
     _TYPING,
     HELP_KEY,
@@ -206,6 +209,8 @@ class SessionCore:
             return (*_MOMENT_KEYS[moment], *_TABLE, *online, *_HISTORY)
         if self.mode is Mode.TYPING:
             return _TYPING
+        if self.mode in (Mode.PAST_MATCHES, Mode.REPLAY):
+            return (*self._own_keys(), *_HISTORY)
         if self.mode is Mode.CONNECTING:
             return (*(_CONNECTING_WEB if self.online_only else _CONNECTING), *_HISTORY)
         if self.mode is Mode.DRILL:
@@ -259,6 +264,8 @@ class SessionCore:
         elif self.mode is Mode.GAME:
             own = _MOMENT_KEYS.get(self.moment, ())
             held = len(self._hand()) if self.moment in ("discard", "play") else 0
+        elif self.mode in (Mode.PAST_MATCHES, Mode.REPLAY):
+            return _PAST_MATCHES if self.mode is Mode.PAST_MATCHES else _REPLAY
         else:
             return ()
         if not held:
@@ -491,4 +498,24 @@ class SessionCore:
 
     def _open_settings(self) -> None:
         """Defined in `menus`."""
+        raise NotImplementedError
+
+    def _main_items(self) -> tuple[str, ...]:
+        """Defined in `pastmatches`: the main menu's items."""
+        raise NotImplementedError
+
+    def _open_past_matches(self) -> None:
+        """Defined in `pastmatches`."""
+        raise NotImplementedError
+
+    def _keep_past_match(self) -> None:
+        """Defined in `pastmatches`: keep the match just ended among the past matches."""
+        raise NotImplementedError
+
+    def _replay(self, match: PastMatch, back: Callable[[], None] | None = None) -> None:
+        """Defined in `replaying`: hear ``match`` again (Escape then calls ``back``; None: back to this screen)."""
+        raise NotImplementedError
+
+    def _replay_where(self) -> str:
+        """Defined in `replaying`: where the replay stands, for the help."""
         raise NotImplementedError

@@ -13,6 +13,8 @@ from audiocrib.shell.keys import (
     _MOMENT_KEYS,
     _MOMENT_WORDS,
     _ONLINE,
+    _PAST_MATCHES,
+    _REPLAY,
     _TABLE,
     _TYPING,
     _TYPING_WEB,
@@ -54,6 +56,12 @@ class Helping(SessionCore):
         elif self.mode is Mode.TYPING:
             lines = [f"You are typing: {self.line.purpose}. Type it, Enter takes it, Escape goes back.",
                      *(f"{key_words(b.keys)}: {b.description}" for b in _TYPING[2:8])]
+        elif self.mode is Mode.PAST_MATCHES:
+            lines = ["You are in the list of past matches, newest first; Enter hears the one you are on again.",
+                     *(f"{key_words(b.keys)}: {b.description}" for b in own)]
+        elif self.mode is Mode.REPLAY:
+            lines = [self._replay_where(), *(f"{key_words(b.keys)}: {b.description}" for b in own),
+                     "Comma and period step through messages. Question mark lists every key."]
         elif self.mode is Mode.CONNECTING:
             lines = ["Connecting to the server; you hear when it answers. Escape stops."]
         elif self.mode is Mode.GAME:
@@ -95,10 +103,14 @@ class Helping(SessionCore):
               if self.client is not None or self.mode is Mode.TYPING else ()),
             *((f"In practice, {_DRILL_WORDS[m]}", tuple(Binding(d.keys, d.description, d.method) for d in b))
               for m, b in DRILL_KEYS.items()),
+            *((("In the list of past matches", _PAST_MATCHES), ("Hearing a match again", _REPLAY))
+              if self.mode in (Mode.PAST_MATCHES, Mode.REPLAY) else ()),
             ("Everywhere", _HISTORY),
         ]
         now = {Mode.GAME: f"When you {_MOMENT_WORDS.get(self.moment, '')}",
-               Mode.DRILL: f"In practice, {_DRILL_WORDS.get(self.moment, '')}"}.get(self.mode, "In the menus")
+               Mode.DRILL: f"In practice, {_DRILL_WORDS.get(self.moment, '')}",
+               Mode.PAST_MATCHES: "In the list of past matches",
+               Mode.REPLAY: "Hearing a match again"}.get(self.mode, "In the menus")
         groups = [(title, self._own_keys() if title == now and title != "In the menus" else bindings)
                   for title, bindings in groups]
         groups.sort(key=lambda group: (group[0] != now, group[1] is not table))  # this moment's, the table's

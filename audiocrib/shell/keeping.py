@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from audiocrib.engine.events import GameWon, MatchWon
+from audiocrib.engine.game import Phase
 from audiocrib.progress.statistics import Statistics
 from audiocrib.shell import files
 from audiocrib.shell.core import SessionCore
@@ -111,6 +112,8 @@ class Keeping(SessionCore):
         table = self.table
         if self.save_path is None or table is None:
             return
+        if table.phase is Phase.MATCH_OVER:  # kept among the past matches before its save is let go
+            self._keep_past_match()
         heard = Heard(self.told, frozenset(self.early), self.passed)
         moment, history = self._game_moment(), self.announcer.history.messages
         self._write("game", lambda: table.keep(heard, moment, history))

@@ -40,6 +40,8 @@ class Mode(StrEnum):
     CREATE = "new table"
     WAITING_ROOM = "waiting room"
     PEOPLE = "people menu"
+    PAST_MATCHES = "past matches"
+    REPLAY = "replay"
 
 
 ONLINE_MENUS = (Mode.LOBBY, Mode.CREATE, Mode.WAITING_ROOM, Mode.PEOPLE)
@@ -142,6 +144,39 @@ but Enter, Escape and F1 (its method "page": the page's, never the session's).""
 
 
 _CONNECTING = (Binding(("escape",), "Stop connecting, back to the main menu.", "_stop_connecting"),)
+
+
+_REPLAY_QUESTIONS = ("c", "b", "f", "v", "s", "t", "h", "n", "l")
+"""The table's question keys, which a replay answers for the moment it stands at."""
+
+
+_PAST_MATCHES = (
+    Binding(("up",), "The newer match.", "_past_newer"),
+    Binding(("down",), "The older match.", "_past_older"),
+    Binding(("home",), "The newest match.", "_past_newest"),
+    Binding(("end",), "The oldest match.", "_past_oldest"),
+    Binding(("enter", "space"), "Hear this match again.", "_past_choose"),
+    Binding(("escape",), "Back to the main menu.", "_past_escape"),
+)
+"""The keys of the list of past matches on this computer."""
+
+
+_REPLAY = (
+    Binding(("right",), "The next event, told as you heard it.", "_replay_next"),
+    Binding(("left",), "The event before, told again.", "_replay_previous"),
+    Binding(("enter", "space"), "Tell on to the end of this deal, as the game told it.", "_replay_deal"),
+    Binding(("down",), "The next deal, from its start.", "_replay_next_deal"),
+    Binding(("up",), "This deal from its start; at its start, the deal before.", "_replay_previous_deal"),
+    Binding(("home",), "The start of the match.", "_replay_first"),
+    Binding(("end",), "The end of the match.", "_replay_last"),
+    Binding(("a",), "All the hands of this deal: what each player held and laid away.", "_replay_hands"),
+    *(Binding(b.keys, b.description, "_replay_question") for b in _TABLE if b.keys[0] in _REPLAY_QUESTIONS),
+    Binding(("g",), "The coach goes over the match, one message at a time: period steps to the next.",
+            "_replay_review"),
+    Binding(("p",), "Write the match out as a text file to share, with every hand.", "_replay_transcript"),
+    Binding(("escape",), "Stop hearing the match, back to where you chose it.", "_replay_escape"),
+)
+"""The keys while a past match is heard again."""
 
 
 CREATE_ITEMS = ("people", "listed", "move_limit", "advice", "setup", "create")

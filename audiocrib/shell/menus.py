@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from audiocrib.client.remote import RemoteTable
 from audiocrib.shell.core import SessionCore
 from audiocrib.shell.drills import PRACTICE_ITEMS
-from audiocrib.shell.keys import CREATE_ITEMS, GAME_MENU_ITEMS, MAIN_ITEMS, ONLINE_GAME_MENU_ITEMS, ONLINE_MENUS, Mode
+from audiocrib.shell.keys import CREATE_ITEMS, GAME_MENU_ITEMS, ONLINE_GAME_MENU_ITEMS, ONLINE_MENUS, Mode
 from audiocrib.shell.settings import SETTING_NAMES
 from audiocrib.telling.cues import CUES
 
@@ -34,15 +34,14 @@ class Menus(SessionCore):
             Mode.LOBBY: "Says that the lobby is the first screen." if self.online_only else "Back to the main menu.",
             Mode.CREATE: "Back to the lobby.",
             Mode.WAITING_ROOM: "Leave the table.", Mode.TYPING: "Cancel.", Mode.CONNECTING: "Stop connecting.",
-            Mode.PEOPLE: "Back.",
+            Mode.PEOPLE: "Back.", Mode.PAST_MATCHES: "Back to the main menu.", Mode.REPLAY: "Back.",
         }[self.mode]
 
     def _items(self) -> tuple[str, ...]:
         if self.mode in ONLINE_MENUS:
             return self._online_items()
         if self.mode is Mode.MAIN:
-            saved = ("resume the unfinished game",) if self.saved is not None else ()
-            return (*saved, *MAIN_ITEMS)
+            return self._main_items()
         if self.mode is Mode.SETUP:
             return (*self.setup.menu_settings(), "start the game")
         if self.mode is Mode.SETTINGS:
@@ -173,7 +172,7 @@ class Menus(SessionCore):
         choices: dict[str, Callable[[], None]] = {
             "new game": self._new_game, "start the game": self._new_game,
             "resume the unfinished game": self._resume_saved,
-            "statistics": self._say_statistics,
+            "statistics": self._say_statistics, "past matches": self._open_past_matches,
             "table setup": lambda: self._enter_menu(Mode.SETUP, "Table setup: "),
             "practice": lambda: self._enter_menu(Mode.PRACTICE, "Practice: "),
             "settings": self._open_settings, "keys": lambda: self._every_key(key),

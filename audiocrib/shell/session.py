@@ -39,7 +39,9 @@ from audiocrib.shell.keeping import Keeping
 from audiocrib.shell.keys import Binding, Mode, welcome
 from audiocrib.shell.menus import Menus
 from audiocrib.shell.online import OnlineScreens
+from audiocrib.shell.pastmatches import PastMatchList
 from audiocrib.shell.practice import Practice
+from audiocrib.shell.replaying import Replaying
 from audiocrib.shell.savedgame import SEAT
 from audiocrib.shell.table_keys import TableKeys
 
@@ -49,7 +51,8 @@ WELCOME = welcome()
 """The first sentence in a terminal (a browser's names F1: `SessionCore.help_key`)."""
 
 
-class Session(Menus, Practice, Keeping, Coaching, AtTable, TableKeys, OnlineScreens, Helping):
+class Session(Menus, Practice, Keeping, Coaching, AtTable, TableKeys, OnlineScreens, PastMatchList, Replaying,
+              Helping):
     """One run of the shell: the menus, the table setup, the settings and the game being played.
 
     ``save_path`` is where the game in progress is kept, written after every move (None: games are not kept);
