@@ -15,6 +15,8 @@ from typing import Any
 import aiohttp
 import pytest
 
+from audiocrib.online.fields import ProtocolError
+from audiocrib.online.messages import TableState, decode_from_server
 from audiocrib.online.watching import MAX_WATCHERS, WATCHER_MAKES_NO_MOVES
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
@@ -263,3 +265,18 @@ def test_a_table_takes_fifty_watchers_and_an_address_watches_at_a_bounded_rate(s
     assert answers[:MAX_WATCHERS] == ["table"] * MAX_WATCHERS
     assert answers[MAX_WATCHERS:] == [f"Table {number} has fifty watchers, as many as a table takes."]
     assert tries == ["watching"] * WATCH_BURST + [WATCH_TOO_FAST]
+
+
+def test_a_table_state_names_the_watchers_seat_only_for_a_watcher() -> None:
+    """One past the last seat is a watcher's ``you``, with the table's watchers told; without them, it is refused
+    as a seat the table does not have (a client reading a server's message checks it)."""
+    seats = [{"name": "Ann", "computer": None, "connected": True, "person": True},
+             {"name": "Easy", "computer": "easy", "connected": True, "person": False}]
+    state = {"type": "table", "number": 4, "code": None, "host": 0, "you": 2, "rules": {"players": 2},
+             "seats": seats, "started": True, "move_limit": None}
+    watched = decode_from_server(json.dumps({**state, "watch": {"names": ["Dan"], "allowed": True, "chat": False}}))
+    assert isinstance(watched, TableState) and watched.you == 2 and watched.watch is not None
+    for wrong in (state, {**state, "watch": None},
+                  {**state, "you": 3, "watch": {"names": [], "allowed": True, "chat": False}}):
+        with pytest.raises(ProtocolError, match=r"The host and your seat must be seats of the table\."):
+            decode_from_server(json.dumps(wrong))
