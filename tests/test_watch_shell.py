@@ -1,7 +1,8 @@
 """Watching a table in the terminal, for real: ``audiocrib serve`` on a free loopback port and two shells (the real
 prompt_toolkit application on pipe input): Ann plays a computer player, Carol watches from the lobby with the
 table's keys (every move heard, the questions answered, a move key answered in one sentence, chat among the
-watchers), then Ann's game menu sends the watchers away and allows none."""
+watchers), then Ann's game menu sends the watchers away and allows none; and a private table watched by its code,
+the watcher caught up when the connection comes back after the server was killed and started again."""
 
 from __future__ import annotations
 
@@ -89,7 +90,7 @@ def test_a_watcher_hears_the_game_with_the_tables_keys_and_the_host_sends_watche
     assert not any("your hand" in line.lower() for line in carol.said)
 
 
-def test_a_watcher_is_caught_up_when_the_connection_comes_back(tmp_path: Path) -> None:
+def test_a_private_tables_watcher_by_its_code_is_caught_up_when_the_connection_comes_back(tmp_path: Path) -> None:
     folder = tmp_path / "data"
     servers = [Running(folder)]
     port = servers[0].port
@@ -101,11 +102,17 @@ def test_a_watcher_is_caught_up_when_the_connection_comes_back(tmp_path: Path) -
             await sign_in(ann, port)
             await ann.choose("Create a table")
             await ann.press("left")
+            await ann.press("down")
+            assert (await ann.press("right")) == ["Listed in the lobby: no, joined by its code."]  # watched by it too
             await ann.choose("Create the table")
             await ann.choose("Start the game")
             await until(lambda: ann.session.moment == "discard", "Ann's first question")
+            assert ann.session.client is not None and ann.session.client.state is not None
+            code = ann.session.client.state.code
+            assert code is not None
             await sign_in(carol, port)
-            await carol.choose("Table 1, Ann's")
+            await carol.choose("Join a table by its code")
+            await carol.type(code)
             await carol.hears(lambda s: s.startswith("You are watching table 1."))
             servers[-1].stop(signal.SIGKILL)
             await carol.hears(lambda s: s.startswith("The connection to the server was lost"))
