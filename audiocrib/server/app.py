@@ -17,8 +17,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-import os
-import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -30,13 +28,14 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.online.moderation import MODERATOR_WELCOME
+from audiocrib.server import past_matches, ratings
 from audiocrib.server.accounts import SIGNED_OUT, Accounts
 from audiocrib.server.application import FULL_COLLECTION_EVERY, PATH, make_app
 from audiocrib.server.desk import Answers, TableDesk
 from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
 from audiocrib.server.lobby import TOO_MANY_NAMES, TOO_MANY_TABLES, Board, wait_words
 from audiocrib.server.moderating import Moderation, Online
-from audiocrib.server.outbox import Carried, Mailbox, Outbox, ServerSocket
+from audiocrib.server.outbox import Carried, Mailbox, Outbox, ServerSocket, store_failed
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
 from audiocrib.server.records import Player, StoreError
 from audiocrib.server.room import Outgoing
@@ -121,7 +120,7 @@ class Server(TableDesk):
         self._connections: set[_Connection] = set()
         self._by_player: dict[int, _Connection] = {}
         self._closing: set[asyncio.Task[bool]] = set()
-        self.outbox = Outbox(store, _store_failed)
+        self.outbox = Outbox(store, store_failed)
         self.board = Board(store)
         self.local_only = False
         """True when only this computer can reach the server (it listens on loopback with no proxy in front):
@@ -354,6 +353,9 @@ class Server(TableDesk):
             if connection.table is None:
                 return [(None, self._lobby())]
             return [(None, self._table_state(connection.table, player))]
+        if isinstance(message, (*ratings.ASKED, *past_matches.ASKED)):  # the room's life: modules of their own
+            answering = ratings.answer if isinstance(message, ratings.ASKED) else past_matches.answer
+            return [(None, answering(self.store.reading, player.id, message))]
         raise ProtocolError("That type of message is not part of the protocol.")  # pragma: no cover
 
     def _welcome_back(self, connection: _Connection, welcome: m.Message) -> Answers:
@@ -493,10 +495,3 @@ class Server(TableDesk):
         await asyncio.gather(*(c.socket.close(code=WSCloseCode.GOING_AWAY, message=b"The server is stopping.")
                                for c in list(self._connections)))
 
-
-def _store_failed(error: OSError) -> None:
-    """The disk refused to keep what was written: what is held may be lost, so it must never be sent; the server
-    stops at once, as if killed (what it told anyone is on disk), and can be started again once the disk is well."""
-    print(f"audiocrib serve: the disk refused to keep the games ({error.strerror or error}); the server stops so"
-          " that no one is told of a move that is not kept.", file=sys.stderr, flush=True)
-    os._exit(1)

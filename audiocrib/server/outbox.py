@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -26,7 +28,7 @@ from aiohttp import WSMessage
 
 from audiocrib.server.store import Store
 
-__all__ = ["CHECKPOINT_EVERY", "Carried", "InProcessSocket", "Mailbox", "Outbox", "ServerSocket"]
+__all__ = ["CHECKPOINT_EVERY", "Carried", "InProcessSocket", "Mailbox", "Outbox", "ServerSocket", "store_failed"]
 
 CHECKPOINT_EVERY = 500
 """Commits between two checkpoints (about 2 MB of log at a move's three or four pages): often enough that each is
@@ -222,3 +224,10 @@ class Outbox:
         except sqlite3.Error:
             _log.exception("A checkpoint of the store failed; the next will try again.")
 
+
+def store_failed(error: OSError) -> None:
+    """The disk refused to keep what was written: what is held may be lost, so it must never be sent; the server
+    stops at once, as if killed (what it told anyone is on disk), and can be started again once the disk is well."""
+    print(f"audiocrib serve: the disk refused to keep the games ({error.strerror or error}); the server stops so"
+          " that no one is told of a move that is not kept.", file=sys.stderr, flush=True)
+    os._exit(1)

@@ -4,10 +4,11 @@ migrations that bring a file of each older version up to `SCHEMA_VERSION`."""
 from __future__ import annotations
 
 from audiocrib.server.moderation_schema import MODERATION
+from audiocrib.server.rating_schema import RATINGS
 
 __all__ = ["MIGRATIONS", "SCHEMA", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 9
 """The layout of the file (SQLite's ``user_version``). A file of an older version is brought up to this one when it
 is opened (`MIGRATIONS`, in the same transaction); a newer or unknown one is refused, never changed."""
 
@@ -89,5 +90,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 6 -> 7: whether the host allows the coach's advice at the table (not, for the tables there were)
         "ALTER TABLE tables ADD COLUMN advice INTEGER NOT NULL DEFAULT 0 CHECK (advice IN (0, 1))",
     ),
+    (),  # 7 -> 8: the watchers' settings (their own branch)
+    RATINGS,  # 8 -> 9: how and when each table ended, in order, and each person's rating
 )
 """``MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""
