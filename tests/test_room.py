@@ -280,7 +280,8 @@ def test_a_seat_given_to_a_computer_player_and_taken_back(tmp_path: Path) -> Non
         deliver(store, room, people, room.give_seat(ann, 1, "medium"))
         state = room.table_state(ann)
         assert isinstance(state, TableState)
-        assert state.seats == (SeatState("Ann", None, True), SeatState("Bob", "medium", False),
+        assert state.seats == (SeatState("Ann", None, True, rating=1000),
+                               SeatState("Bob", "medium", False, rating=1000),
                                SeatState("Easy", "easy", True, person=False))
         assert room.summary().computers == 2
         rng = random.Random(5)
@@ -327,7 +328,7 @@ def test_a_seat_given_to_a_computer_player_and_the_move_limit_are_kept_over_a_re
     assert room.move_limit == 45 and room.computer_at(1) == "medium" and room.summary().computers == 2
     state = room.table_state(ann)
     assert isinstance(state, TableState) and state.move_limit == 45
-    assert state.seats[1] == SeatState("Bob", "medium", False)
+    assert state.seats[1] == SeatState("Bob", "medium", False, rating=1000)
     people = {ann: Person(ann), bob: Person(bob)}
     deliver(store, room, people, room.connected(ann, True))
     deliver(store, room, people, room.catch_up(ann))
@@ -465,7 +466,7 @@ def test_people_who_never_move_are_moved_for_to_the_end_of_the_match(tmp_path: P
             if room.people_due() == {seat}:
                 assert room.late_move(1 - seat) == []  # only a seat the game waits on
             out = room.late_move(seat)
-            notices = [(to, x) for to, x in out if isinstance(x, Notice)]
+            notices = [(to, x) for to, x in out if isinstance(x, Notice) and "rating" not in x.sentence]
             late = room.person_at(seat)
             assert notices == [*((p, Notice(f"{names[seat]} took too long; a computer player made the move."))
                                  for p in people if p != late), (late, Notice(YOU_WERE_LATE))]
