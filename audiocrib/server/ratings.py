@@ -171,6 +171,33 @@ def computed(db: sqlite3.Connection) -> dict[int, Kept]:
     return ratings
 
 
+def _won(db: sqlite3.Connection) -> int:
+    count: int = db.execute("SELECT COUNT(*) FROM endings WHERE how = 'won'").fetchone()[0]
+    return count
+
+
+def check_words(db: sqlite3.Connection) -> str:
+    """Whether the ratings kept are those the stored matches give, in a sentence (``audiocrib admin ratings``)."""
+    fresh, old = computed(db), kept(db)
+    wrong = sum(1 for p in fresh.keys() | old.keys() if fresh.get(p) != old.get(p))
+    if not wrong:
+        return (f"The ratings of {_people(len(old))} are the ones the {_won(db)} matches won give, rebuilt from the"
+                " start.")
+    return (f"{_people(wrong).capitalize()} of {len(fresh.keys() | old.keys())} have a rating other than the stored"
+            " matches give; stop the server and run audiocrib admin rebuild-ratings.")
+
+
+def _people(count: int) -> str:
+    return "one player" if count == 1 else f"{count} players"
+
+
+def rebuild_words(db: sqlite3.Connection) -> str:
+    """`rebuild`, said (``audiocrib admin rebuild-ratings``)."""
+    wrong = rebuild(db)
+    return (f"Rebuilt the ratings of {_people(_rated(db))} from the {_won(db)} matches won;"
+            f" {_people(wrong) if wrong else 'nobody'} had another rating before.")
+
+
 def rebuild(db: sqlite3.Connection) -> int:
     """Work out every rating afresh and keep those (inside a transaction); how many people's rating differed."""
     fresh, old = computed(db), kept(db)
