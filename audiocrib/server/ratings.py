@@ -183,8 +183,8 @@ def check_words(db: sqlite3.Connection) -> str:
     if not wrong:
         return (f"The ratings of {_people(len(old))} are the ones the {_won(db)} matches won give, rebuilt from the"
                 " start.")
-    return (f"{_people(wrong).capitalize()} of {len(fresh.keys() | old.keys())} have a rating other than the stored"
-            " matches give; stop the server and run audiocrib admin rebuild-ratings.")
+    return (f"Of {_people(len(fresh.keys() | old.keys()))} rated, {'one has' if wrong == 1 else f'{wrong} have'} a"
+            " rating other than the stored matches give; stop the server and run audiocrib admin rebuild-ratings.")
 
 
 def _people(count: int) -> str:
