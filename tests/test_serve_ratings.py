@@ -62,8 +62,8 @@ async def play_match(url: str, port: int, names: list[str], seats: tuple[str, ..
             table = await ask(sockets[0], {"type": "create_table", "rules": rules, "seats": list(seats),
                                            "public": public, "move_limit": None})
             number = table["number"]
-            for socket in sockets[1:]:
-                assert (await ask(socket, {"type": "join", "table": str(number)}))["type"] == "table"
+            for socket in sockets[1:]:  # a private table by its code
+                assert (await ask(socket, {"type": "join", "table": table["code"] or str(number)}))["type"] == "table"
             await sockets[0].send_str(json.dumps({"type": "start"}))
             await asyncio.wait_for(asyncio.gather(*(clients[name].play(socket) for name, socket in
                                                     zip(names, sockets, strict=True))), 120)
