@@ -280,8 +280,7 @@ def test_a_seat_given_to_a_computer_player_and_taken_back(tmp_path: Path) -> Non
         deliver(store, room, people, room.give_seat(ann, 1, "medium"))
         state = room.table_state(ann)
         assert isinstance(state, TableState)
-        assert state.seats == (SeatState("Ann", None, True, rating=1000),
-                               SeatState("Bob", "medium", False, rating=1000),
+        assert state.seats == (SeatState("Ann", None, True), SeatState("Bob", "medium", False),
                                SeatState("Easy", "easy", True, person=False))
         assert room.summary().computers == 2
         rng = random.Random(5)
@@ -328,7 +327,7 @@ def test_a_seat_given_to_a_computer_player_and_the_move_limit_are_kept_over_a_re
     assert room.move_limit == 45 and room.computer_at(1) == "medium" and room.summary().computers == 2
     state = room.table_state(ann)
     assert isinstance(state, TableState) and state.move_limit == 45
-    assert state.seats[1] == SeatState("Bob", "medium", False, rating=1000)
+    assert state.seats[1] == SeatState("Bob", "medium", False)
     people = {ann: Person(ann), bob: Person(bob)}
     deliver(store, room, people, room.connected(ann, True))
     deliver(store, room, people, room.catch_up(ann))

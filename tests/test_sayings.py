@@ -23,5 +23,5 @@ def test_who_is_here_tells_a_persons_seat_from_a_computer_players_by_the_seat_no
         assert isinstance(state, TableState)
         assert [seat.person for seat in state.seats] == [True, True, False]
         said = who_is_here(state)
-    assert said.startswith("At table 1: you, the host; Medium, rated 1,000, played by a computer player while away; and"
+    assert said.startswith("At table 1: you, the host; Medium, played by a computer player while away; and"
                            " Medium 2, a computer player."), said

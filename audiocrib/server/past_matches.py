@@ -37,6 +37,7 @@ ASKED = (AskPastMatches, AskMatchLog)
 """The messages `answer` answers."""
 
 STILL_PLAYING = "Table {} is still being played; its match can be heard again once it is over."
+NOT_BEGUN = "Table {} has not begun its match; it can be heard again once it is over."
 PRIVATE = "Table {} was private; only its players can hear its match again."
 CLOSED = "Table {} was closed before its match was won; there is no match to hear again."
 NO_SUCH = "There is no table {} on this server."
@@ -85,7 +86,7 @@ def _past_one(db: sqlite3.Connection, player: int, table: int) -> tuple[int | No
     if seat is None and not public:
         raise ProtocolError(PRIVATE.format(table))
     if status != "over":
-        raise ProtocolError(STILL_PLAYING.format(table))
+        raise ProtocolError((NOT_BEGUN if status == "open" else STILL_PLAYING).format(table))
     if how != "won":
         raise ProtocolError(CLOSED.format(table))
     return seat, float(ended)

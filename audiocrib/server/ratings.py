@@ -209,10 +209,11 @@ def rebuild(db: sqlite3.Connection) -> int:
 # ----------------------------------------------------------------- what players are told
 
 
-def rating_of(db: sqlite3.Connection, player: int) -> int:
-    """A person's rating as said (a new player's for one not rated yet)."""
+def rating_of(db: sqlite3.Connection, player: int) -> int | None:
+    """A person's rating as said beside their name, or None before their first rated match (every new player's
+    would be the same, 1000: it says nothing, and a room that plays no rated match hears no ratings)."""
     row = db.execute("SELECT mu, sigma FROM ratings WHERE player = ?", (player,)).fetchone()
-    return NEW_RATING if row is None else shown(*row)
+    return None if row is None else shown(*row)
 
 
 def rating_news(db: sqlite3.Connection, table: int, people: Iterable[int]) -> list[tuple[int, m.Message]]:
