@@ -303,3 +303,40 @@ def test_hostile_values_in_the_rating_messages_are_refused_in_one_sentence(serve
             assert (await ask(socket, {"type": "rating"}))["type"] == "rating_of"  # and the connection goes on
 
     asyncio.run(go())
+
+
+def test_a_seat_kept_by_a_computer_player_counts_for_its_person_who_hears_the_change_when_back(
+        server: Running) -> None:
+    url, port, path = server.url, server.port, store_of(server)
+
+    async def go() -> list[Any]:
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as ann:
+                async with session.ws_connect(url) as bob:
+                    await login(ann, "Kay", port)
+                    await login(bob, "Lou", port)
+                    table = await ask(ann, {"type": "create_table", "rules": {"players": 2, "target": 31},
+                                            "seats": ["person", "person"], "public": True, "move_limit": None})
+                    await ask(bob, {"type": "join", "table": str(table["number"])})
+                    await until(ann, "notice")
+                    await ann.send_str(json.dumps({"type": "start"}))
+                    await asyncio.gather(Client().play(ann, views=2), Client().play(bob, views=2))
+                await until(ann, "notice")  # Lou has lost the connection
+                await ann.send_str(json.dumps({"type": "give_seat", "seat": 1, "level": "easy"}))
+                # the whole view again: the game may wait on Kay, whose view the last Client read
+                await ann.send_str(json.dumps({"type": "join", "table": str(table["number"])}))
+                kay = Client()
+                await kay.play(ann)
+                assert kay.won
+            async with session.ws_connect(url) as back:
+                await login(back, "Lou", port)
+                lou = Client()
+                await drain(back, lou)
+                return [message for _, message in lou.got]
+
+    heard = asyncio.run(go())
+    kept = kept_ratings(path)
+    assert kept["Lou"][2] == 1 and kept == pytest.approx(expected_ratings(path), abs=0)
+    lou = ratings.shown(kept["Lou"][0], kept["Lou"][1])
+    moved = [m.sentence for m in heard if isinstance(m, Notice) and "rating" in m.sentence]
+    assert moved == [f"Your rating went {'up' if lou > 1000 else 'down'} from 1,000 to {lou:,}."], heard
