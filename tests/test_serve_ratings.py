@@ -340,3 +340,39 @@ def test_a_seat_kept_by_a_computer_player_counts_for_its_person_who_hears_the_ch
     lou = ratings.shown(kept["Lou"][0], kept["Lou"][1])
     moved = [m.sentence for m in heard if isinstance(m, Notice) and "rating" in m.sentence]
     assert moved == [f"Your rating went {'up' if lou > 1000 else 'down'} from 1,000 to {lou:,}."], heard
+
+
+def test_a_file_from_before_ratings_is_rated_as_it_is_brought_up_to_date(tmp_path: Path) -> None:
+    """Matches won before version 9 are given their endings in order and rated when the file is opened."""
+    import random
+
+    from audiocrib.server.room import Room
+    from audiocrib.server.schema import SCHEMA_VERSION
+    from audiocrib.server.store import Store
+    from tests.helpers import random_action
+
+    path = tmp_path / "server.sqlite3"
+    with Store(path) as store:
+        people = [store.add_player(name)[0] for name in ("Ann", "Bob", "Cy")]
+        rng = random.Random(5)
+        for seated in ((0, 1), (1, 2, 0), (2, 0)):
+            room = Room.create(store, people[seated[0]].id, Rules(players=len(seated), target=31),
+                               ("person",) * len(seated))
+            for other in seated[1:]:
+                room.join(people[other].id)
+            room.start(people[seated[0]].id)
+            assert room.game is not None
+            while not room.game.over:
+                action = random_action(room.game, rng)
+                assert isinstance(room.move(people[seated[action.seat]].id, action), list)
+        closed = Room.create(store, people[0].id, Rules(), ("person", "person"))
+        closed.leave(people[0].id)
+        right = ratings.kept(store.reading)
+        order = store.reading.execute("SELECT table_id, how FROM endings ORDER BY seq").fetchall()
+    db = sqlite3.connect(path)  # as a file of version 8 was: no endings, no ratings
+    db.executescript("DROP INDEX ratings_order; DROP TABLE ratings; DROP TABLE endings; PRAGMA user_version = 8;")
+    db.close()
+    with Store(path) as store:
+        assert store.reading.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 9
+        assert store.reading.execute("SELECT table_id, how FROM endings ORDER BY seq").fetchall() == order
+        assert ratings.kept(store.reading) == right and len(right) == 3
