@@ -23,6 +23,7 @@ from audiocrib.server import ratings
 from audiocrib.server.past_matches import NOT_BEGUN, match_end
 from audiocrib.shell.pastonline import when_words
 from audiocrib.shell.servers import ServerBook, save_book
+from tests.browser_driver import Browser, browser_fixture, wait_until  # noqa: F401 (a fixture)
 from tests.online_driver import Player, running
 from tests.test_serve import Running, ask, serving
 from tests.test_serve_ratings import TOKENS, login, play_match, store_of
@@ -111,3 +112,36 @@ def test_top_players_and_past_matches_in_the_lobby(server: Running, tmp_path: Pa
 
     asyncio.run(script())
     assert json.loads((tmp_path / "ann" / "online.json").read_text())["name"] == "Ann"
+
+
+def test_top_players_and_past_matches_in_a_browser(server: Running, browser: Browser) -> None:
+    """The same screens in headless Chromium (the page runs the shell's session inside the server): a player who
+    has played none hears the leaderboard and that they have no rated match yet, and finds a public match by its
+    table number."""
+    number, _ = asyncio.run(play_match(server.url, server.port, ["Ann", "Bob"], ("person", "person"),
+                                       {"players": 2, "target": 31}))
+    page = browser
+    page.open(f"http://127.0.0.1:{server.port}/")
+    page.forget()
+    page.reload()
+    page.hears(lambda text: "name" in text.lower())
+    page.script("document.activeElement.value = '';")
+    page.type_line("Zoe")
+    page.hears(lambda text: text.startswith("Lobby: "))
+    wait_until(lambda: page.screen().get("mode") == "lobby", "the lobby on screen")
+    page.choose("Top players")
+    page.hears("Top players, two of two rated. You have no rated match yet.")
+    page.hears("You have no rated match yet; every new player starts at 1,000. 1 of 4.")
+    assert page.press("down")[-1].startswith("1. ")
+    page.press("escape")
+    page.hears(lambda text: text.startswith("Lobby: "))
+    page.choose("Past matches")
+    page.hears("Past matches: none yet; a match is listed here once it is won.")
+    page.choose("A public match by its table number")
+    page.type_line(str(number))
+    page.hears(f"Table {number}:")
+    said = page.hears(lambda text: text.startswith(f"Table {number}, today at ") or
+                      text.startswith(f"Table {number}, yesterday at "))
+    assert ": Ann against Bob; " in said and said.endswith(". 1 of 3."), said
+    page.press("enter")
+    page.hears("Replays come with the replay screen.")
