@@ -172,3 +172,34 @@ def test_hostile_values_in_the_past_match_messages_are_refused_in_one_sentence(s
 
     for first in range(0, len(HOSTILE), 8):  # a connection is closed after ten refusals in a row
         asyncio.run(go(HOSTILE[first:first + 8]))
+
+
+def test_a_match_whose_rows_cannot_be_read_is_left_out_and_stops_nothing(tmp_path: Path) -> None:
+    """A table's row damaged by hand: the list leaves its match out (its log is still read from its game's own
+    header), and a rebuild of the ratings passes over it as the live rating would have."""
+    import random
+
+    from audiocrib.online.matches import AskMatchLog, AskPastMatches
+    from audiocrib.server import past_matches, ratings
+    from audiocrib.server.room import Room
+    from audiocrib.server.store import Store
+    from tests.helpers import random_action
+
+    with Store(tmp_path / "server.sqlite3") as store:
+        ann, bob = store.add_player("Ann")[0], store.add_player("Bob")[0]
+        rng = random.Random(2)
+        for _ in range(2):
+            room = Room.create(store, ann.id, Rules(target=31), ("person", "person"))
+            room.join(bob.id)
+            room.start(ann.id)
+            assert room.game is not None
+            while not room.game.over:
+                action = random_action(room.game, rng)
+                assert isinstance(room.move((ann, bob)[action.seat].id, action), list)
+        with store.writing() as db:
+            db.execute("UPDATE tables SET rules = '{\"players\": 9}' WHERE id = 1")
+        listed = past_matches.answer(store.reading, ann.id, AskPastMatches())
+        assert [entry.number for entry in listed.matches] == [2]  # type: ignore[attr-defined]
+        log = past_matches.answer(store.reading, ann.id, AskMatchLog(1))  # its game's own header is whole
+        assert isinstance(log, MatchLog) and log.rules == Rules(target=31)
+        assert ratings.computed(store.reading)[ann.id].matches == 1

@@ -476,10 +476,8 @@ SERVER_MESSAGES: dict[str, type[Message]] = {
                         AccountState)
 }
 
-for _more in (_ratings, _matches):  # the room's life has modules of its own (docs/protocol.md)
-    CLIENT_MESSAGES.update({c.type: c for c in _more.ASKS})
-    SERVER_MESSAGES.update({c.type: c for c in _more.ANSWERS})
-
+CLIENT_MESSAGES.update({c.type: c for c in (*_ratings.ASKS, *_matches.ASKS)})  # the room's life: own modules
+SERVER_MESSAGES.update({c.type: c for c in (*_ratings.ANSWERS, *_matches.ANSWERS)})
 
 def encode(message: Message) -> str:
     """The message as JSON text (ASCII only, so no control or direction character travels raw): the text of

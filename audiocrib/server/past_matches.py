@@ -104,11 +104,19 @@ def _summary(db: sqlite3.Connection, table: int, seat: int | None, ended: float)
                             won.match_scores, game.scores)
 
 
+def _readable(db: sqlite3.Connection, table: int, seat: int | None, ended: float) -> PastMatchSummary | None:
+    """`_summary`, or None (left out of the list) for a match whose rows cannot be read."""
+    try:
+        return _summary(db, table, seat, ended)
+    except (ValueError, KeyError, TypeError, IndexError):  # the engine's errors are ValueErrors
+        return None
+
+
 def _past(db: sqlite3.Connection, player: int, asked: AskPastMatches) -> PastMatchList:
     """A page of the matches this player sat in, newest first; or the one match at ``asked.table``."""
     if asked.table is not None:
         seat, ended = _past_one(db, player, asked.table)
-        entry = _summary(db, asked.table, seat, ended)
+        entry = _readable(db, asked.table, seat, ended)
         return PastMatchList((entry,) if entry else (), 1, 1, asked.table)
     mine = ("FROM endings e JOIN seats s ON s.table_id = e.table_id AND s.player = ? WHERE e.how = 'won'")
     total = db.execute(f"SELECT COUNT(*) {mine}", (player,)).fetchone()[0]
@@ -116,7 +124,7 @@ def _past(db: sqlite3.Connection, player: int, asked: AskPastMatches) -> PastMat
     page = min(asked.page, pages)
     rows = db.execute(f"SELECT e.table_id, s.seat, e.ended {mine} ORDER BY e.seq DESC LIMIT ? OFFSET ?",
                       (player, PAST_PAGE, (page - 1) * PAST_PAGE)).fetchall()
-    entries = tuple(e for e in (_summary(db, table, seat, ended) for table, seat, ended in rows) if e is not None)
+    entries = tuple(e for e in (_readable(db, table, seat, ended) for table, seat, ended in rows) if e is not None)
     return PastMatchList(entries, page, pages)
 
 

@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ ASKED = (AskTopPlayers, AskRating)
 
 MODEL = PlackettLuce()
 """openskill's defaults: mu 25, sigma 25 / 3, beta 25 / 6, tau 25 / 300."""
+_log = logging.getLogger(__name__)
 NEW_MU: float = MODEL.mu
 NEW_SIGMA: float = MODEL.sigma
 BASE, SCALE = 1000, 20
@@ -118,7 +120,16 @@ def rate(ratings: Mapping[int, Kept], teams: list[list[int]], ranks: list[int], 
 
 
 def _match(db: sqlite3.Connection, table: int) -> tuple[list[list[int]], list[int]] | None:
-    """The rated sides and ranks of a won match, from its row, seats and log (None if it does not count)."""
+    """The rated sides and ranks of a won match, from its row, seats and log (None if it does not count, or its
+    rows cannot be read: the same whether rated as it ends or rebuilt, and never a reason to refuse its end)."""
+    try:
+        return _sides(db, table)
+    except (ValueError, KeyError, TypeError, IndexError):  # the engine's errors are ValueErrors
+        _log.exception("Table %d: its match could not be read to rate it.", table)
+        return None
+
+
+def _sides(db: sqlite3.Connection, table: int) -> tuple[list[list[int]], list[int]] | None:
     row = db.execute("SELECT rules FROM tables WHERE id = ?", (table,)).fetchone()
     end = match_end(db, table)
     if row is None or end is None:
