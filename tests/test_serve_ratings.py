@@ -376,3 +376,29 @@ def test_a_file_from_before_ratings_is_rated_as_it_is_brought_up_to_date(tmp_pat
         assert store.reading.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 9
         assert store.reading.execute("SELECT table_id, how FROM endings ORDER BY seq").fetchall() == order
         assert ratings.kept(store.reading) == right and len(right) == 3
+
+
+def test_the_lobby_says_a_hosts_new_rating_at_the_table_they_host_when_a_match_of_theirs_ends() -> None:
+    import random
+
+    from audiocrib.server.lobby import Board
+    from audiocrib.server.room import Room
+    from audiocrib.server.store import Store
+    from tests.helpers import random_action
+
+    store = Store(":memory:")
+    board = Board(store)
+    ann, bob = store.add_player("Ann")[0], store.add_player("Bob")[0]
+    waiting = Room.create(store, ann.id, Rules(), ("person", "person"))  # Ann's table, waiting in the lobby
+    room = Room.create(store, bob.id, Rules(target=31), ("person", "person"))
+    room.join(ann.id)
+    room.start(bob.id)
+    assert [t.host_rating for t in board.page(1).tables if t.number == waiting.table_id] == [None]
+    rng = random.Random(4)
+    assert room.game is not None
+    while not room.game.over:
+        action = random_action(room.game, rng)
+        assert isinstance(room.move((bob, ann)[action.seat].id, action), list)
+    rated = ratings.rating_of(store.reading, ann.id)
+    assert rated is not None
+    assert [t.host_rating for t in board.page(1).tables if t.number == waiting.table_id] == [rated]

@@ -77,6 +77,11 @@ class Board:
         self._tables.pop(table_id, None)
         if table is not None:
             self._put(table)
+        if table is not None and table.status is Status.OVER:  # its end may have moved its people's ratings
+            for person in {seat.player for seat in table.seats if seat.player is not None}:
+                for hosted in self._store.tables_of(person):
+                    if hosted.host == person:
+                        self._put(hosted)
         self._order = None
         self._pages.clear()
         self._texts.clear()
