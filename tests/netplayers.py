@@ -54,8 +54,8 @@ class Dropped(Exception):
 class NetPlayer:
     """One person at a table over the network. ``reconnect``: connect again by itself when the connection drops.
     ``probe``: once, at its first turn in the play, try to lay two cards it cannot know of, and ask who is here,
-    the lobby, a ping and its account, and say a line in the chat (every kind of answer then comes back to be
-    checked).
+    the lobby, a ping, its account, the top players, its rating and its past matches, and say a line in the chat
+    (every kind of answer then comes back to be checked).
     ``pace``: send at most this many messages a second on average, twice that at once (at 10, well under the
     server's limit of 20, 40 at once, for a fast game however its speed varies with the machine's load)."""
 
@@ -247,7 +247,8 @@ class NetPlayer:
         for card in self._probing:
             await self.send({"type": "move", "action": {"kind": "play", "seat": view.seat, "card": card}})
         for message in ({"type": "who"}, {"type": "lobby"}, {"type": "ping", "number": 61}, {"type": "account"},
-                        {"type": "chat", "text": f"Good luck from {self.name}."}):
+                        {"type": "chat", "text": f"Good luck from {self.name}."}, {"type": "top_players"},
+                        {"type": "rating"}, {"type": "past_matches"}):
             await self.send(message)
 
     def move(self, view: PlayerView) -> Action | None:

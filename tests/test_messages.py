@@ -16,7 +16,9 @@ from audiocrib.engine.actions import ClaimCount, Discard, Play
 from audiocrib.engine.cards import Card, parse_cards
 from audiocrib.engine.game import Game
 from audiocrib.engine.rules import Rules, Variant
+from audiocrib.online import matches as pm
 from audiocrib.online import messages as m
+from audiocrib.online import ratings as r
 from audiocrib.online.fields import COMPUTER_LEVELS, ProtocolError
 from audiocrib.online.jsontext import TOO_DEEP, TOO_LONG_NUMBER
 from audiocrib.online.watching import StopWatching, Watch, Watchers, WatchersLeave, WatchSettings
@@ -32,6 +34,17 @@ def a_game() -> Game:
 
 
 GAME = a_game()
+ROOM_LIFE_EXAMPLES: list[m.Message] = [
+    r.AskTopPlayers(), r.AskRating(), r.AskRating("Bob"),
+    r.TopPlayers((r.RatedPlayer(1, "Ann", 1069, 1), r.RatedPlayer(2, "Bob", 963, 1)), r.RatedPlayer(2, "Bob", 963, 1),
+                 2),
+    r.RatingOf("Ann", 1000, 0, None, None, 0), r.RatingOf("Bob", 963, 1, 2, 1000, 2),
+    pm.AskPastMatches(), pm.AskPastMatches(2), pm.AskPastMatches(1, 12), pm.AskMatchLog(12),
+    pm.PastMatchList((pm.PastMatchSummary(12, 1_790_000_000, Rules(), ("Ann", "Bob"), 1, 0, (1, 0), (121, 97)),), 1, 1),
+    pm.MatchLog(12, 1_790_000_000, GAME.rules, tuple(GAME.names), GAME.rules.players, (0,), True, GAME.events),
+    m.Lobby((m.TableSummary(4, "Ann", Rules(), 1, 0, False, host_rating=1069),), 0, ("Ann",)),
+]
+"""The messages of the room's life (`audiocrib.online.ratings`, `audiocrib.online.matches`)."""
 TOKEN = "q" * 20 + "-_AZ09"
 EXAMPLES: list[m.Message] = [
     m.Hello("Ann O'Neil", None, None, 1),
@@ -89,6 +102,7 @@ EXAMPLES: list[m.Message] = [
     StopWatching(),
     WatchersLeave(),
     WatchSettings(False, True),
+    *ROOM_LIFE_EXAMPLES,
 ]
 
 

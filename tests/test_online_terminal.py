@@ -75,7 +75,7 @@ def test_two_people_and_a_computer_player_play_online_in_real_terminals(tmp_path
             ann.keys("End", "Enter")
             heard(ann_speech, "At table 1: you, the host; an open seat; and Easy, a computer player.")
             bob.keys("Down", "Down")  # the list was read before the table was made: refresh it
-            heard(bob_speech, "Refresh the list. 3 of 8.")
+            heard(bob_speech, "Refresh the list. 3 of 10.")
             bob.keys("Enter")
             heard(bob_speech, "Lobby, again: one table open.")  # and the cursor on the table
             heard(bob_speech, "Table 1, Ann's: six-card cribbage, three players, to 61; one seat open")

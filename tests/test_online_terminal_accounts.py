@@ -32,8 +32,8 @@ def test_a_name_is_protected_in_one_terminal_and_signed_in_to_from_another(tmp_p
             heard(first_speech, "Type the name the others will hear")
             first.keys("Ann", "Enter")
             heard(first_speech, "Lobby: ")
-            first.keys("Down", "Down", "Down", "Down")
-            heard(first_speech, "Your name and password. 5 of 8.")
+            first.keys("Down", "Down", "Down", "Down", "Down", "Down")
+            heard(first_speech, "Your name and password. 7 of 10.")
             first.keys("Enter")
             heard(first_speech, "Your name, Ann, has no password. Protect your name with a password. 1 of 2.")
             first.keys("Enter")
@@ -61,7 +61,7 @@ def test_a_name_is_protected_in_one_terminal_and_signed_in_to_from_another(tmp_p
             second_token = json.loads((tmp_path / "second" / "online.json").read_text())["servers"][0]["token"]
             assert second_token != first_token
 
-            second.keys("Down", "Down", "Down", "Down", "Enter")
+            second.keys("Down", "Down", "Down", "Down", "Down", "Down", "Enter")
             heard(second_speech, "Your name, Ann, is protected by a password. Change your password. 1 of 4.")
             second.keys("Down", "Down")
             heard(second_speech, "Sign out everywhere else. 3 of 4.")

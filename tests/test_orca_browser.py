@@ -181,7 +181,7 @@ def test_a_reload_is_heard_once_in_order_and_keeps_focus_mode(page: Page) -> Non
     for key in ("c", "c", "Down"):
         told, heard = page.step(key)
         assert_heard_once(f"{key} after the reload", told, heard)
-    assert told == ["Join a table by its code. 2 of 9."], told
+    assert told == ["Join a table by its code. 2 of 11."], told
 
 
 def tab_to(page: Page, key: str, words: str) -> list[str]:

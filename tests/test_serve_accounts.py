@@ -17,7 +17,7 @@ import pytest
 from audiocrib.online.messages import AccountState, decode_from_server
 from audiocrib.server.accounts import ADDRESS_TOO_MANY, SIGNED_OUT, WRONG_OLD
 from audiocrib.server.records import new_token, token_hash
-from audiocrib.server.schema import MIGRATIONS, SCHEMA
+from audiocrib.server.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 from audiocrib.server.serve import STORE_FILE
 from tests.test_serve import Running, ask, hello, refused, run, serving, until_closed
 
@@ -233,7 +233,7 @@ def test_a_store_of_version_four_keeps_its_players_and_their_tokens(tmp_path: Pa
     finally:
         running.stop()
     raw = sqlite3.connect(folder / STORE_FILE)
-    assert raw.execute("PRAGMA user_version").fetchone()[0] == 8  # and on to the latest version
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION  # and on to the latest version
     assert raw.execute("SELECT COUNT(*) FROM tokens").fetchone()[0] == 3  # Ann's, Bob's, and Ann's sign-in
     kept = b"".join(row[0].encode() for row in raw.execute("SELECT password_hash FROM players WHERE name = 'Ann'"))
     assert kept.startswith(b"$argon2id$v=19$m=65536,t=3,p=4$") and PASSWORD.encode() not in kept

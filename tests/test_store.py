@@ -256,7 +256,7 @@ def test_a_file_of_version_one_is_brought_up_to_date_and_a_newer_one_refused(tmp
     layouts = []
     for path in (fresh, old):
         raw = sqlite3.connect(path)
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 9
         layouts.append(sorted(raw.execute("SELECT type, name, sql FROM sqlite_schema")))
         raw.close()
     assert layouts[0] == layouts[1]  # brought up to date, an old file is laid out as a new one

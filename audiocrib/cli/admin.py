@@ -19,9 +19,14 @@ from audiocrib.cli.usage import UsageError, bad, check_data_dir, shown, whole
 
 __all__ = ["ACTS", "add_admin", "admin"]
 
-ACTS = ("who", "tables", "acts", "bans", "kick", "mute", "unmute", "ban", "unban", "close")
+ACTS = ("who", "tables", "acts", "bans", "kick", "mute", "unmute", "ban", "unban", "close", "ratings",
+        "rebuild-ratings")
+READING = ("acts", "bans", "ratings")
+"""What only reads the records, with the server running or not."""
 NEEDS_NAME = ("kick", "mute", "unmute")
 NOT_RUNNING = "The server is not running, so nobody is connected."
+REBUILD_STOPPED = ("Stop the server first: ratings are rebuilt while it is stopped, so that no match ends meanwhile"
+                   " (audiocrib admin ratings checks them with the server running).")
 
 
 def add_admin(commands: Any) -> None:
@@ -29,7 +34,8 @@ def add_admin(commands: Any) -> None:
     admin = commands.add_parser("admin", help="moderate a server from its computer: audiocrib admin who")
     admin.add_argument("act", metavar="ACT", help="who, tables, acts, bans, kick NAME, mute NAME --minutes N,"
                        " unmute NAME, ban NAME or ban --address ADDRESS (--minutes N, or for good), unban NAME or"
-                       " unban --address ADDRESS, close TABLE")
+                       " unban --address ADDRESS, close TABLE; ratings (checks them against the stored matches),"
+                       " rebuild-ratings (with the server stopped)")
     admin.add_argument("target", nargs="?", metavar="NAME", help="the player's name, or the table's number")
     admin.add_argument("--data-dir", dest="server_dir", metavar="DIR", help="the server's data folder, as given to"
                        " audiocrib serve (default: a folder 'server' in audiocrib's data folder)")
@@ -48,9 +54,9 @@ def _command(args: argparse.Namespace) -> dict[str, Any]:
     act = args.act
     if act not in ACTS:
         raise UsageError(f"{shown(act)} is not something admin does; say who, tables, acts, bans, kick, mute,"
-                         " unmute, ban, unban or close.")
+                         " unmute, ban, unban, close, ratings or rebuild-ratings.")
     target, address = args.target, args.address
-    if act in ("who", "tables", "acts", "bans") and (target or address or args.minutes or args.reason):
+    if act in ("who", "tables", *READING, "rebuild-ratings") and (target or address or args.minutes or args.reason):
         raise UsageError(f"admin {act} takes nothing more.")
     if address is not None:
         if act not in ("ban", "unban"):
@@ -125,7 +131,9 @@ def _running(path: Path, command: dict[str, Any]) -> int:
     """With the server running: the records are read here; every act is the server's to carry out."""
     from audiocrib.server.moderation import ask_server
 
-    if command["act"] in ("acts", "bans"):
+    if command["act"] == "rebuild-ratings":
+        return _print(False, REBUILD_STOPPED)
+    if command["act"] in READING:
         # as_uri: a Windows path (C:\...) or one with spaces is a valid SQLite URI only when written as a file URI
         db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=5.0)
         try:
@@ -154,8 +162,13 @@ def _stopped(path: Path, command: dict[str, Any]) -> int:
     except (StoreError, sqlite3.DatabaseError) as error:
         raise UsageError(f"The server's data cannot be used: {error}.") from None
     with store:
-        if command["act"] in ("acts", "bans"):
+        if command["act"] in READING:
             return _print(True, _records(store.reading, command["act"]))
+        if command["act"] == "rebuild-ratings":
+            from audiocrib.server.ratings import rebuild_words
+
+            with store.writing() as db:
+                return _print(True, rebuild_words(db))
 
         class Stopped:
             """No server: nobody is connected, and a table is closed in the store."""
@@ -177,9 +190,13 @@ def _stopped(path: Path, command: dict[str, Any]) -> int:
 
 
 def _records(db: sqlite3.Connection, which: str) -> str:
-    """The latest fifty acts, or the bans in force, one a line."""
+    """The latest fifty acts, or the bans in force, one a line; or whether the ratings kept are those rebuilt."""
     from audiocrib.server.moderation import time_left
 
+    if which == "ratings":
+        from audiocrib.server.ratings import check_words
+
+        return check_words(db)
     now = time.time()
     if which == "bans":
         rows = db.execute("SELECT kind, shown, until FROM bans WHERE until IS NULL OR until > ? ORDER BY kind,"

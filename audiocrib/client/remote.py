@@ -20,6 +20,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from audiocrib.client.link import Link, LinkMaker, LinkState
 from audiocrib.engine.actions import Action
@@ -33,6 +34,7 @@ from audiocrib.online.watching import StopWatching, Watch, WatchersLeave, WatchS
 __all__ = ["OnlineClient", "RemoteTable", "Said"]
 
 _TICK = 0.02
+_Answer = TypeVar("_Answer", bound=m.Message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +224,14 @@ class OnlineClient:
         if isinstance(answers, str):
             return answers
         return next((a for a in answers if isinstance(a, m.Lobby)), None) or "The server sent no lobby."
+
+    def ask_for(self, message: m.Message, kind: type[_Answer]) -> _Answer | str:
+        """The server's answer of type ``kind`` to ``message`` (the leaderboard, a rating, the past matches, a
+        match's log: `audiocrib.online.ratings`, `audiocrib.online.matches`), or the sentence of why there is none."""
+        answers = self._ask(message)
+        if isinstance(answers, str):
+            return answers
+        return next((a for a in answers if isinstance(a, kind)), None) or "The server did not answer that."
 
     def _seated(self, message: m.Message) -> m.TableState | str:
         answers = self._ask(message)

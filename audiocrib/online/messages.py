@@ -27,6 +27,8 @@ from audiocrib.engine.rules import Rules
 from audiocrib.engine.text import printable
 from audiocrib.engine.viewcodec import MAX_VIEW_EVENTS
 from audiocrib.engine.views import PlayerView
+from audiocrib.online import matches as _matches
+from audiocrib.online import ratings as _ratings
 from audiocrib.online.base import ACTION as _ACTION
 from audiocrib.online.base import EVENT as _EVENT
 from audiocrib.online.base import LOG_INDEX as _LOG_INDEX
@@ -285,6 +287,7 @@ class TableSummary:
     started: bool = field(metadata={"field": Flag()})
     advice: bool = field(default=False, metadata={"field": Flag(), "optional": True})
     """Whether the coach's advice is allowed at the table (always at a table of one person and computer players)."""
+    host_rating: int | None = field(default=None, metadata={"field": Maybe(_ratings.RATING), "optional": True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +314,7 @@ class Seat:
     person: bool = field(default=True, metadata={"field": Flag()})
     """True for a person's seat (open, taken, or kept by a computer player while they are away); False for a
     computer player's own seat."""
+    rating: int | None = field(default=None, metadata={"field": Maybe(_ratings.RATING), "optional": True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -475,6 +479,8 @@ SERVER_MESSAGES: dict[str, type[Message]] = {
                         AccountState)
 }
 
+CLIENT_MESSAGES.update({c.type: c for c in (*_ratings.ASKS, *_matches.ASKS)})  # the room's life: own modules
+SERVER_MESSAGES.update({c.type: c for c in (*_ratings.ANSWERS, *_matches.ANSWERS)})
 
 def encode(message: Message) -> str:
     """The message as JSON text (ASCII only, so no control or direction character travels raw): the text of

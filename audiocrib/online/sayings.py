@@ -14,6 +14,14 @@ in the lobby, and a line of chat.
 >>> import dataclasses
 >>> who_is_here(dataclasses.replace(state, code=None, advice=True))
 "At table 4: Ann, the host; you, Bob; and Easy, a computer player. The coach's advice is allowed."
+
+On a server that rates its players, each person's rating is beside their name:
+
+>>> rated = (Seat("Ann", None, True, rating=1069), Seat("Bob", None, True, rating=1000), state.seats[2])
+>>> who_is_here(dataclasses.replace(state, seats=rated, code=None))
+'At table 4: Ann, rated 1,069, the host; you, Bob; and Easy, a computer player.'
+>>> table_line(TableSummary(5, "Bob", Rules(), 1, 0, False, host_rating=1032))
+"Table 5, Bob's, rated 1,032: six-card cribbage, two players, to 121; one seat open."
 >>> chat_line("Ann", "<b>gg</b>")
 'Ann says: <b>gg</b>'
 """
@@ -23,6 +31,7 @@ from __future__ import annotations
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
 from audiocrib.online.messages import LOBBY_PAGE, Lobby, TableState, TableSummary
+from audiocrib.online.ratings import rating_words
 from audiocrib.online.watching import watch_settings_line, watching_line
 
 __all__ = ["back_line", "chat_line", "code_words", "gone_line", "left_for_now_line", "lobby_count", "lobby_people",
@@ -50,7 +59,8 @@ def table_line(table: TableSummary) -> str:
         _several(table.open_seats, "seat") + " open" if table.open_seats else "full")
     computers = f", {_several(table.computers, 'computer player')}" if table.computers else ""
     advice = "; the coach's advice allowed" if table.advice else ""
-    return f"Table {table.number}, {table.host}'s: {rules_words(table.rules)}; {seats}{computers}{advice}."
+    rated = "" if table.host_rating is None else f", rated {rating_words(table.host_rating)}"
+    return f"Table {table.number}, {table.host}'s{rated}: {rules_words(table.rules)}; {seats}{computers}{advice}."
 
 
 def code_words(code: str) -> str:
@@ -73,7 +83,7 @@ def who_is_here(state: TableState) -> str:
         words = "you" if number == state.you else seat.name
         if number == state.you and number != state.host:
             words = f"you, {seat.name}"
-        notes = []
+        notes = [] if seat.rating is None or number == state.you else [f"rated {rating_words(seat.rating)}"]
         if number == state.host:
             notes.append("the host")
         if seat.computer is not None:

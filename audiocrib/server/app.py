@@ -28,6 +28,7 @@ from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.online.moderation import MODERATOR_WELCOME
+from audiocrib.server import past_matches, ratings
 from audiocrib.server.accounts import SIGNED_OUT, Accounts
 from audiocrib.server.application import FULL_COLLECTION_EVERY, PATH, make_app
 from audiocrib.server.desk import Answers, TableDesk
@@ -359,6 +360,9 @@ class Server(TableDesk):
             if connection.table is None:
                 return [(None, self._lobby())]
             return [(None, self._table_state(connection.table, player))]
+        if isinstance(message, (*ratings.ASKED, *past_matches.ASKED)):  # the room's life: modules of their own
+            answering = ratings.answer if isinstance(message, ratings.ASKED) else past_matches.answer
+            return [(None, answering(self.store.reading, player.id, message))]
         raise ProtocolError("That type of message is not part of the protocol.")  # pragma: no cover
 
     def _welcome_back(self, connection: _Connection, welcome: m.Message) -> Answers:

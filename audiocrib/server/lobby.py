@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from audiocrib.online import messages as m
+from audiocrib.server.ratings import rating_of
 from audiocrib.server.records import Status, Table
 from audiocrib.server.store import Store
 
@@ -76,6 +77,11 @@ class Board:
         self._tables.pop(table_id, None)
         if table is not None:
             self._put(table)
+        if table is not None and table.status is Status.OVER:  # its end may have moved its people's ratings
+            for person in {seat.player for seat in table.seats if seat.player is not None}:
+                for hosted in self._store.tables_of(person):
+                    if hosted.host == person:
+                        self._put(hosted)
         self._order = None
         self._pages.clear()
         self._texts.clear()
@@ -121,7 +127,7 @@ class Board:
         self._tables[table.id] = m.TableSummary(
             table.id, self._host(table.host), table.rules, len(table.open_seats),
             sum(1 for s in table.seats if s.computer is not None or s.stand_in is not None),
-            table.status is Status.PLAYING, table.advice_allowed)
+            table.status is Status.PLAYING, table.advice_allowed, rating_of(self._store.reading, table.host))
 
     def _host(self, player_id: int) -> str:
         name = self._hosts.get(player_id)

@@ -52,6 +52,7 @@ from audiocrib.online.messages import (
 )
 from audiocrib.server.clocks import LATE_LEVEL, YOU_WERE_LATE, Clocks, late_count, late_sentence
 from audiocrib.server.computers import Computers
+from audiocrib.server.ratings import rating_news
 from audiocrib.server.records import Seat, Status, StoreError, Table, name_key
 from audiocrib.server.seating import Outgoing, TableSeats
 from audiocrib.server.sending import chunks, past_view
@@ -263,6 +264,7 @@ class Room(TableSeats):
         self.clocks.moved(action.seat)  # their move time starts afresh when the game next waits on them
         if game.over:
             self._table = self._refreshed()
+            return [*self._news(first), *rating_news(self._store.reading, self._table.id, self.people())]
         return self._news(first)
 
     def _news(self, first: int) -> Outgoing:

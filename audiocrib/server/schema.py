@@ -4,10 +4,11 @@ migrations that bring a file of each older version up to `SCHEMA_VERSION`."""
 from __future__ import annotations
 
 from audiocrib.server.moderation_schema import MODERATION
+from audiocrib.server.rating_schema import RATINGS
 
 __all__ = ["MIGRATIONS", "SCHEMA", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """The layout of the file (SQLite's ``user_version``). A file of an older version is brought up to this one when it
 is opened (`MIGRATIONS`, in the same transaction); a newer or unknown one is refused, never changed."""
 
@@ -93,5 +94,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE watch_settings (table_id INTEGER PRIMARY KEY REFERENCES tables(id),"
         " allowed INTEGER NOT NULL CHECK (allowed IN (0, 1)), chat INTEGER NOT NULL CHECK (chat IN (0, 1)))",
     ),
+    RATINGS,  # 8 -> 9: how and when each table ended, in order, and each person's rating
 )
 """``MIGRATIONS[n - 1]`` brings a file of version ``n`` to version ``n + 1``."""

@@ -12,6 +12,7 @@ from audiocrib.engine.views import watcher_seat
 from audiocrib.online.messages import Message, Notice, TableState, TableSummary
 from audiocrib.online.messages import Seat as SeatState
 from audiocrib.online.sayings import back_line, gone_line, left_for_now_line
+from audiocrib.server.ratings import rating_of
 from audiocrib.server.records import Status, Table
 from audiocrib.server.store import Store
 from audiocrib.server.watchers import TableWatch
@@ -103,7 +104,9 @@ class TableSeats:
             if seat.computer is not None:
                 seats.append(SeatState(seat.name or None, seat.computer, True, person=False))
             else:
-                seats.append(SeatState(seat.name or None, seat.stand_in, seat.player in self._connected))
+                seats.append(SeatState(seat.name or None, seat.stand_in, seat.player in self._connected,
+                                       rating=None if seat.player is None else rating_of(self._store.reading,
+                                                                                         seat.player)))
         return TableState(self._table.id, None if self._table.public or you is None else self._table.code,
                           self.seat_of(self._table.host) or 0, self._seat(player_id), self._table.rules, tuple(seats),
                           self._table.status is not Status.OPEN, self.move_limit, self._table.advice_allowed,

@@ -48,6 +48,9 @@ from audiocrib.engine.saving import save_value
 from audiocrib.engine.text import own_word
 from audiocrib.online.accounts import protected_name
 from audiocrib.server.account_store import AccountStore
+from audiocrib.server.past_matches import record_end
+from audiocrib.server.rating_schema import RATINGS_VERSION
+from audiocrib.server.ratings import rate_match, rebuild
 from audiocrib.server.records import (
     Player,
     Seat,
@@ -114,6 +117,8 @@ class Store(AccountStore):
             for statements in MIGRATIONS[version - 1:]:
                 for statement in statements:
                     self._db.execute(statement)
+            if version < RATINGS_VERSION:  # the matches won before ratings were kept count too
+                rebuild(self._db)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def close(self) -> None:
@@ -359,8 +364,9 @@ class Store(AccountStore):
     def end(self, table: int) -> None:
         """Close a table (its game, if any, is kept): it leaves the lobby and its join code is free again."""
         with self._writing():
-            self._table_row(table)
-            self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
+            if Status(self._table_row(table)["status"]) is not Status.OVER:
+                self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
+                record_end(self._db, table, "closed")
         self._playing.pop(table, None)
         self._changed(table)
 
@@ -436,6 +442,8 @@ class Store(AccountStore):
         if any(isinstance(e, MatchWon) for e in events):  # with the end, every person has it yet to be told
             self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
             self._db.execute("UPDATE seats SET untold = 1 WHERE table_id = ? AND player IS NOT NULL", (table,))
+            record_end(self._db, table, "won")
+            rate_match(self._db, table)  # in the transaction that ends the match (`audiocrib.server.ratings`)
 
     def _length(self, table: int) -> int:
         length: int = self._db.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM events WHERE table_id = ?",

@@ -37,6 +37,7 @@ from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
 from audiocrib.server.clocks import TEN_SECONDS
 from audiocrib.server.limits import Limits
+from audiocrib.server.ratings import rating_news
 from audiocrib.server.records import Status, StoreError
 from audiocrib.server.room import Outgoing, Room
 from audiocrib.server.store import Store
@@ -196,6 +197,7 @@ class Tables:
         for table in self.store.untold_ends(player):
             caught = self.room(table.id).catch_up(player, since=0)  # over: loaded for this one use
             if isinstance(caught, list):
+                caught += rating_news(self.store.reading, table.id, [player])  # as heard at the end
                 out[:0] = caught  # before the tables under way, so the last table heard of is the one to be at
                 ended.append(table.id)
         return out, at, ended

@@ -16,9 +16,11 @@ from audiocrib.online.fields import NAME, ProtocolError
 from audiocrib.online.sayings import chat_line, lobby_count, lobby_people, table_line, who_is_here
 from audiocrib.shell.account import ACCOUNT_ITEM, AccountScreens
 from audiocrib.shell.keys import CREATE_ITEMS, Mode
+from audiocrib.shell.leaderboard import TOP_PLAYERS_ITEM
 from audiocrib.shell.lineedit import LineEdit
 from audiocrib.shell.moderating import PEOPLE_ITEM, Moderating
 from audiocrib.shell.newtable import NewTableScreens
+from audiocrib.shell.pastonline import PAST_MATCHES_ITEM, PastOnline
 from audiocrib.shell.servers import load_book, save_book
 from audiocrib.shell.table import Heard
 from audiocrib.shell.watching import WatchingScreens
@@ -30,7 +32,7 @@ LOBBY_IS_FIRST = "This is the lobby, the first screen here; Settings and Quit ar
 UNKNOWN_TOKEN = "This server does not know your token; connect without one to choose a name."
 
 
-class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens):
+class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens, PastOnline):
     """The online screens and the chat and who keys."""
 
     # ----------------------------------------------------------------- address, name, connecting
@@ -220,7 +222,7 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
         client = self.client
         if client is None:
             return
-        self.account_open = None
+        self.account_open = self.lobby_list = None
         answer = client.ask_lobby(page)
         if isinstance(answer, str):
             self.say(answer)
@@ -250,14 +252,18 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
             return self._people_items()
         if self.mode is Mode.LOBBY and self.account_open is not None:
             return self._account_items()
+        if self.mode is Mode.LOBBY and self.lobby_list is not None:
+            return self.lobby_list.items
         if self.mode is Mode.LOBBY:
             lobby = self.client.lobby if self.client is not None else None
             tables = (*(f"table {t.number}" for t in (lobby.tables if lobby else ())), *self._lobby_page_items())
             if self.online_only:  # a browser's first screen: its settings and quit are here, its server is fixed
                 return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
-                        ACCOUNT_ITEM, PEOPLE_ITEM, "change your name", "settings", "quit")
+                        TOP_PLAYERS_ITEM, PAST_MATCHES_ITEM, ACCOUNT_ITEM, PEOPLE_ITEM, "change your name",
+                        "settings", "quit")
             return ("create a table", *tables, "join a table by its code", "refresh the list", "who is here",
-                    ACCOUNT_ITEM, PEOPLE_ITEM, "change server or name", "back to the main menu")
+                    TOP_PLAYERS_ITEM, PAST_MATCHES_ITEM, ACCOUNT_ITEM, PEOPLE_ITEM, "change server or name",
+                    "back to the main menu")
         if self.mode is Mode.CREATE:
             return CREATE_ITEMS
         host = self.client is not None and self.client.state is not None and \
@@ -267,6 +273,8 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
     def _online_item_text(self, item: str) -> str:
         if self.mode is Mode.PEOPLE:
             return self._people_item_text(item)
+        if self.mode is Mode.LOBBY and self.lobby_list is not None:
+            return self.lobby_list.text(item)
         lobby = self.client.lobby if self.client is not None else None
         if item.startswith("table ") and lobby is not None:
             found = next((t for t in lobby.tables if f"table {t.number}" == item), None)
@@ -291,6 +299,12 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
             self._people_open()
         elif self.mode is Mode.LOBBY and (self.account_open is not None or item == ACCOUNT_ITEM):
             self._account_choose(item)
+        elif self.mode is Mode.LOBBY and self.lobby_list is not None:
+            self._lobby_list_choose(item)
+        elif item == TOP_PLAYERS_ITEM:
+            self._top_players_open()
+        elif item == PAST_MATCHES_ITEM:
+            self._past_matches_open()
         elif item == "create a table":
             self.online_people = min(self.online_people, self.setup.rules().players)
             self.mode, self.menu_index = Mode.CREATE, 0
@@ -331,6 +345,8 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
             self._people_escape()
         elif self.mode is Mode.LOBBY and self.account_open is not None:
             self._account_close()
+        elif self.mode is Mode.LOBBY and self.lobby_list is not None:
+            self._lobby_list_close()
         elif self.mode is Mode.LOBBY and self.online_only:
             self.say(LOBBY_IS_FIRST)
         elif self.mode is Mode.LOBBY:

@@ -22,7 +22,8 @@ from datetime import datetime
 from audiocrib.engine.cards import spoken_list
 from audiocrib.engine.events import Dealt, GameStarted
 from audiocrib.engine.numbers import number_words
-from audiocrib.engine.pastmatch import DealHands, Hearing, PastMatch
+from audiocrib.engine.pastmatch import DealHands, Hearing, MatchResult, PastMatch
+from audiocrib.engine.rules import Rules
 from audiocrib.telling.listener import SeatNames, Verbosity
 from audiocrib.telling.narrator import Narrator
 from audiocrib.telling.phrases import capitalised, join_words
@@ -33,7 +34,10 @@ __all__ = [
     "deal_said",
     "hands_said",
     "listed",
+    "listed_line",
     "match_line",
+    "outcome_said",
+    "players_said",
     "result_said",
     "told",
     "transcript",
@@ -70,20 +74,23 @@ def _seats(match: PastMatch) -> SeatNames:
     return SeatNames(match.names, match.rules, match.seat)
 
 
-def _seat_named(match: PastMatch, seat: int) -> str:
-    """A seat as the list says it: "you", or "Bob (expert)" for a computer player."""
-    level = match.levels[seat] if seat < len(match.levels) else ""
-    return _seats(match).seat(seat) + (f" ({level})" if level else "")
-
-
 def who_said(match: PastMatch) -> str:
     """Who played, the listener's side first: "you against Bob (expert)", "you and Carol against Bob and Dave",
     "Ann against Bob" (a match watched)."""
-    seats = _seats(match)
-    sides = [join_words([_seat_named(match, s) for s in sorted(match.rules.seats_of(side),
-                                                                key=lambda s: (s != match.seat, s))])
+    return players_said(match.rules, match.names, match.seat, match.levels)
+
+
+def players_said(rules: Rules, names: tuple[str, ...], seat: int, levels: tuple[str, ...] = ()) -> str:
+    """`who_said` from a match's table alone (a server's list of past matches holds no log)."""
+    seats = SeatNames(names, rules, seat)
+
+    def named(s: int) -> str:  # "you", or "Bob (expert)" for a computer player
+        level = levels[s] if s < len(levels) else ""
+        return seats.seat(s) + (f" ({level})" if level else "")
+
+    sides = [join_words([named(s) for s in sorted(rules.seats_of(side), key=lambda s: (s != seat, s))])
              for side in seats.sides_from_mine()]
-    others = ", and ".join(sides[1:]) if match.rules.team_size > 1 else join_words(sides[1:])
+    others = ", and ".join(sides[1:]) if rules.team_size > 1 else join_words(sides[1:])
     return f"{sides[0]} against {others}"
 
 
@@ -91,10 +98,13 @@ def result_said(match: PastMatch) -> str:
     """How it ended, the winner first: "you won, 121 to 98"; "Bob won with 121; you had 98, Carol 87"; a match of
     games, "you won the match, 3 game points to 1"."""
     result = match.result
-    if result is None:
-        return "not finished"
-    seats = _seats(match)
-    by_match = match.rules.match_games > 1
+    return "not finished" if result is None else outcome_said(match.rules, match.names, match.seat, result)
+
+
+def outcome_said(rules: Rules, names: tuple[str, ...], seat: int, result: MatchResult) -> str:
+    """`result_said` from a match's table and result alone."""
+    seats = SeatNames(names, rules, seat)
+    by_match = rules.match_games > 1
     scores = result.match_scores if by_match else result.last_scores
     winner = result.side
     losers = [side for side in seats.sides_from_mine() if side != winner]
@@ -112,6 +122,14 @@ def match_line(match: PastMatch, ended: datetime, now: datetime) -> str:
     place = "" if match.place == "on this computer" else f", {match.place}"
     return (f"{when_said(ended, now)}{place}, {match.rules.variant.value}, {who_said(match)}: "
             f"{result_said(match)}.")
+
+
+def listed_line(ended: datetime, now: datetime, place: str, rules: Rules, names: tuple[str, ...], seat: int,
+                result: MatchResult) -> str:
+    """`match_line` for a match known by its table and result alone (a server's list): "Yesterday at 21:30, table
+    12, six-card, you against Bob: Bob won, 121 to 98."."""
+    return (f"{when_said(ended, now)}, {place}, {rules.variant.value}, {players_said(rules, names, seat)}: "
+            f"{outcome_said(rules, names, seat, result)}.")
 
 
 def deal_said(match: PastMatch, hands: DealHands) -> str:
