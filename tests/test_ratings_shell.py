@@ -146,8 +146,10 @@ def test_top_players_and_past_matches_in_a_browser(server: Running, browser: Bro
     page.choose("A public match by its table number")
     page.type_line(str(number))
     page.hears(f"Table {number}:")
-    said = page.hears(lambda text: text.startswith(f"Table {number}, today at ") or
-                      text.startswith(f"Table {number}, yesterday at "))
-    assert ": Ann against Bob; " in said and said.endswith(". 1 of 3."), said
+    said = page.hears(lambda text: text.startswith(("Today at ", "Yesterday at ")) and f", table {number}, " in text)
+    assert ", six-card, Ann against Bob: " in said and said.endswith(". 1 of 3."), said
     page.press("enter")
-    page.hears("Replays come with the replay screen.")
+    page.hears(lambda text: text.startswith("Hearing the match again: Ann against Bob, "))
+    wait_until(lambda: page.screen().get("mode") == "replay", "the replay on screen")
+    page.press("right")
+    page.hears(lambda text: text.startswith(("Ann cuts", "Bob cuts")))
