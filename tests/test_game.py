@@ -638,11 +638,13 @@ class TestIllegalActions:
     def test_bad_seats_and_wrong_types(self) -> None:
         game = self._game()
         before = game.state_key()
-        for seat in (-1, 2, True, "0"):
+        for seat in (-1, 3, True, "0"):  # 2 is the watchers' seat (watcher_seat)
             with pytest.raises(IllegalActionError, match=re.escape("There is no such seat at this table.")):
                 game.view(seat)  # type: ignore[arg-type]
             with pytest.raises(IllegalActionError, match=re.escape("There is no such seat at this table.")):
                 game.apply(Discard(seat, parse_cards("TS KC")))  # type: ignore[arg-type]
+        with pytest.raises(IllegalActionError, match=re.escape("There is no such seat at this table.")):
+            game.apply(Discard(2, parse_cards("TS KC")))  # the watchers' seat makes no move
         with pytest.raises(IllegalActionError, match=re.escape("That is not a card.")):
             game.apply(Discard(1, "TS KC"))  # type: ignore[arg-type]
         with pytest.raises(IllegalActionError, match=re.escape("That is not a card.")):

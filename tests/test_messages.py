@@ -293,7 +293,7 @@ def test_a_client_passes_over_a_field_a_newer_server_added_and_a_server_refuses_
     lobby = m.Lobby((m.TableSummary(5, "Bob", Rules(), 1, 0, False, advice=True),), 0, ("Ann",))
     data = json.loads(m.encode(lobby))
     data["soon"] = 1
-    data["tables"][0]["host_rating"] = 1032  # inside a record too
+    data["tables"][0]["watching"] = 3  # inside a record too
     assert m.decode_from_server(json.dumps(data)) == lobby
     with pytest.raises(ProtocolError, match=r"^The ping message has no field called soon\.$"):
         m.decode_from_client('{"type": "ping", "number": 1, "soon": 2}')

@@ -335,7 +335,7 @@ def test_hostile_frames_get_one_sentence_each_floods_are_cut_and_other_tabs_go_o
             assert big.socket is not None and big.socket.close_code == 1009
 
             mark = await calm.send({"type": "key", "key": "down"})  # the other tab never noticed
-            await calm.hears("Join a table by its code. 2 of 9.", since=mark)
+            await calm.hears("Join a table by its code. 2 of 11.", since=mark)
         finally:
             for page in (calm, hostile, flood, big):
                 await page.close()

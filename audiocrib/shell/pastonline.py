@@ -47,7 +47,7 @@ class PastOnline(LobbyLists):
         now = datetime.now()
         matches = {f"match {entry.number}": _line(entry, now) for entry in answer.matches}
         paging = (*((EARLIER,) if answer.page < answer.pages else ()), *((NEWER,) if answer.page > 1 else ()))
-        shown = LobbyList((*matches, *paging, BY_NUMBER, BACK_TO_LOBBY), matches, self._past_choose)
+        shown = LobbyList((*matches, *paging, BY_NUMBER, BACK_TO_LOBBY), matches, self._past_online_choose)
         if table is not None:
             opening = f"Table {table}:" if answer.matches else f"Table {table}: no match to hear again."
         elif not answer.matches:
@@ -59,7 +59,7 @@ class PastOnline(LobbyLists):
             opening = f"Past matches, page {answer.page} of {answer.pages}, newest first."
         self._show_list(opening, shown)
 
-    def _past_choose(self, item: str) -> None:
+    def _past_online_choose(self, item: str) -> None:
         page = self.past_page.page if self.past_page is not None else 1
         if item == EARLIER:
             self._past_matches_open(page + 1)
