@@ -24,7 +24,6 @@ from audiocrib.engine.actions import Action
 from audiocrib.engine.events import Event
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
-from audiocrib.engine.text import printable
 from audiocrib.engine.viewcodec import MAX_VIEW_EVENTS
 from audiocrib.engine.views import PlayerView
 from audiocrib.online import matches as _matches
@@ -53,23 +52,29 @@ from audiocrib.online.fields import (
     Number,
     ProtocolError,
     Record,
-    Text,
     fields_text,
     newer_fields_pass,
     read_fields,
     write_fields,
 )
 from audiocrib.online.jsontext import parsed
+from audiocrib.online.moderation import MODERATION_ACTS, MOST_MINUTES, REASON, Moderate, Mute, Unmute
 from audiocrib.online.watching import WATCH_CLIENT_MESSAGES, Watchers
 
 __all__ = [
     "CLIENT_MESSAGES",
     "MAX_MESSAGE_BYTES",
     "MAX_SERVER_MESSAGE_BYTES",
+    "MODERATION_ACTS",
+    "MOST_MINUTES",
     "PROTOCOL_VERSION",
+    "REASON",
     "SERVER_MESSAGES",
     "Message",
+    "Moderate",
+    "Mute",
     "ProtocolError",
+    "Unmute",
     "decode",
     "decode_from_client",
     "decode_from_server",
@@ -92,11 +97,6 @@ MAX_EARLY = 1000
 MAX_COUNT_MS = 3_600_000
 MAX_MOVE_MS = 3_700_000
 """More than the longest move time limit (an hour) with the time added for laying away after a show."""
-MODERATION_ACTS = ("kick", "mute", "unmute", "ban", "ban_address", "unban", "close")
-"""What a moderator may do (`Moderate`): ``ban_address`` keeps out the address a named player connects from."""
-MOST_MINUTES = 527_040
-"""The longest mute or ban with a time, in minutes: a year."""
-REASON = Text(1, 200, printable, "printable characters")
 PERSON = "person"
 """A seat kept for a person, in `CreateTable.seats`; the other entries are computer levels."""
 
@@ -223,34 +223,6 @@ class LookBack(Message):
     type: ClassVar[str] = "look_back"
     told: int = field(metadata={"field": _LOG_INDEX})
     early: tuple[int, ...] = field(metadata={"field": Many(_LOG_INDEX, MAX_EARLY)})
-
-
-@dataclass(frozen=True, slots=True)
-class Moderate(Message):
-    """A moderator's act (refused to anyone else): ``act`` on ``target`` (a player's name, or a table's number for
-    ``close``), for ``minutes`` (a mute's or a ban's time; None for a ban for good), with the ``reason`` kept."""
-
-    type: ClassVar[str] = "moderate"
-    act: str = field(metadata={"field": Choice(*MODERATION_ACTS)})
-    target: str = field(metadata={"field": NAME})
-    minutes: int | None = field(metadata={"field": Maybe(Number(1, MOST_MINUTES))})
-    reason: str = field(metadata={"field": REASON})
-
-
-@dataclass(frozen=True, slots=True)
-class Mute(Message):
-    """Hear no more chat from the player called ``name`` (for this player only; kept across connections)."""
-
-    type: ClassVar[str] = "mute"
-    name: str = field(metadata={"field": NAME})
-
-
-@dataclass(frozen=True, slots=True)
-class Unmute(Message):
-    """Hear the player called ``name``'s chat again."""
-
-    type: ClassVar[str] = "unmute"
-    name: str = field(metadata={"field": NAME})
 
 
 # From the server to a client.
