@@ -219,3 +219,26 @@ def test_a_muggins_call_that_wins_at_the_pause_is_heard_and_the_deal_it_voided_n
     said = " ".join(speaker.said)
     assert "Press Enter for the next deal. Muggins! You take two that Player 2 missed." in said
     assert "Deal two" not in said and "one hundred twenty-two" in press(session, speaker, "s")[0]
+
+
+def every_key(session: Session, speaker: RecordingSpeaker) -> list[str]:
+    """Question mark's messages, the first said and the rest stepped through with period."""
+    first = press(session, speaker, "?")[0]
+    count = first.split(" messages;")[0].removeprefix("Every key, ")
+    pages = [first.split("comma back. ", 1)[1]]
+    for _ in range(next(n for n in range(1, 30) if number_words(n) == count) - 1):
+        pages += press(session, speaker, ".")
+    return pages
+
+
+@pytest.mark.parametrize("mode", [Mode.REPLAY, Mode.PAST_MATCHES], ids=["replay", "list"])
+def test_every_key_in_the_replay_and_the_list_lists_only_the_keys_that_work_there(match: PastMatch,
+                                                                                 mode: Mode) -> None:
+    session, speaker = replaying(match)
+    session.mode = mode
+    pages = every_key(session, speaker)
+    own = "Hearing a match again: " if mode is Mode.REPLAY else "In the list of past matches: "
+    assert [page.split(": ")[0] for page in pages] == [own.split(": ")[0], "Everywhere"], pages
+    said = " ".join(pages)
+    for stranger in ("Advice", "The previous card in your hand", "The game menu", "In the menus", "lay away"):
+        assert stranger not in said, stranger

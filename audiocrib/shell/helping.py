@@ -13,8 +13,6 @@ from audiocrib.shell.keys import (
     _MOMENT_KEYS,
     _MOMENT_WORDS,
     _ONLINE,
-    _PAST_MATCHES,
-    _REPLAY,
     _TABLE,
     _TYPING,
     _TYPING_WEB,
@@ -88,7 +86,15 @@ class Helping(SessionCore):
     def _every_key(self, key: str) -> None:
         """?: every key, one message each: the keys of this moment are said, and period steps through the rest.
         Only the keys that do something at this table (the game's, or with none the table set up) are listed: no
-        m without muggins, no keys of a moment it never comes to."""
+        m without muggins, no keys of a moment it never comes to; in the list of past matches and the replay, their
+        own keys and the history's alone."""
+        if self.mode in (Mode.PAST_MATCHES, Mode.REPLAY):  # only their own keys and the history's work there
+            title = "In the list of past matches" if self.mode is Mode.PAST_MATCHES else "Hearing a match again"
+            pages = [f"{title}: " + " ".join(f"{key_words(b.keys)}: {b.description}" for b in self._own_keys()),
+                     "Everywhere: " + " ".join(f"{key_words(b.keys)}: {b.description}"
+                                               for b in self._as_here(_HISTORY))]
+            self._say_pages(f"Every key, {_number(len(pages))} messages; period steps to the next, comma back.", pages)
+            return
         rules = self.rules if self.table is not None else self.setup.rules()
         never = {"count": not rules.manual_counting, "peg": not rules.manual_pegging}
         watcher = self.client is not None and self.client.watching  # a watcher's moments are the watcher's alone
@@ -103,14 +109,10 @@ class Helping(SessionCore):
               if self.client is not None or self.mode is Mode.TYPING else ()),
             *((f"In practice, {_DRILL_WORDS[m]}", tuple(Binding(d.keys, d.description, d.method) for d in b))
               for m, b in DRILL_KEYS.items()),
-            *((("In the list of past matches", _PAST_MATCHES), ("Hearing a match again", _REPLAY))
-              if self.mode in (Mode.PAST_MATCHES, Mode.REPLAY) else ()),
             ("Everywhere", _HISTORY),
         ]
         now = {Mode.GAME: f"When you {_MOMENT_WORDS.get(self.moment, '')}",
-               Mode.DRILL: f"In practice, {_DRILL_WORDS.get(self.moment, '')}",
-               Mode.PAST_MATCHES: "In the list of past matches",
-               Mode.REPLAY: "Hearing a match again"}.get(self.mode, "In the menus")
+               Mode.DRILL: f"In practice, {_DRILL_WORDS.get(self.moment, '')}"}.get(self.mode, "In the menus")
         groups = [(title, self._own_keys() if title == now and title != "In the menus" else bindings)
                   for title, bindings in groups]
         groups.sort(key=lambda group: (group[0] != now, group[1] is not table))  # this moment's, the table's
