@@ -140,6 +140,7 @@ def test_the_transcript_is_plain_ascii_with_every_hand_and_never_written_through
     text = raw.decode()
     assert text.startswith("audiocrib: six-card cribbage, 2 players, to 61.\nOn ")
     assert "you against Jose (medium)" in text
+    assert text.splitlines()[2] == 'Heard by the player at this computer, who is "you" below.'
     replay = session.replaying
     assert replay is not None
     lines = text.splitlines()

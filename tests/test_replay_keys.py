@@ -242,3 +242,18 @@ def test_every_key_in_the_replay_and_the_list_lists_only_the_keys_that_work_ther
     said = " ".join(pages)
     for stranger in ("Advice", "The previous card in your hand", "The game menu", "In the menus", "lay away"):
         assert stranger not in said, stranger
+
+
+def test_the_transcript_says_at_its_top_who_you_is_or_that_it_was_heard_as_a_watcher(match: PastMatch,
+                                                                                      tmp_path: Path) -> None:
+    game = finished(Rules(players=3, target=61), seed=11)
+    watched = PastMatch.of(game, watcher_seat(game.rules), 1795795200.0, "table 12 on example.org")
+    tops = []
+    for past in (match, watched):
+        session, speaker = replaying(past)
+        session.transcript_folder = tmp_path / past.place
+        press(session, speaker, "p")
+        (written,) = (tmp_path / past.place).iterdir()
+        tops.append(written.read_text().splitlines()[:4])
+    assert tops[0][2] == 'Heard by Ann, who is "you" below.' and tops[0][3].startswith(("You won", "Bob won"))
+    assert tops[1][2] == "Heard as a watcher: no one below is you."

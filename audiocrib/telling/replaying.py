@@ -33,6 +33,7 @@ __all__ = [
     "date_said",
     "deal_said",
     "hands_said",
+    "heard_by",
     "listed",
     "listed_line",
     "match_line",
@@ -92,6 +93,17 @@ def players_said(rules: Rules, names: tuple[str, ...], seat: int, levels: tuple[
              for side in seats.sides_from_mine()]
     others = ", and ".join(sides[1:]) if rules.team_size > 1 else join_words(sides[1:])
     return f"{sides[0]} against {others}"
+
+
+def heard_by(match: PastMatch) -> str:
+    """Who "you" is in the words of ``match``, for a reader who was not there: 'Heard by Ann, who is "you"
+    below.'; "Heard as a watcher: no one below is you."; the player at this computer when the seat has no name of
+    its own (a match on this computer, whose player is "You")."""
+    if match.watched:
+        return "Heard as a watcher: no one below is you."
+    name = match.names[match.seat]
+    who = "the player at this computer" if name.casefold() == "you" else name
+    return f'Heard by {who}, who is "you" below.'
 
 
 def result_said(match: PastMatch) -> str:
@@ -190,7 +202,7 @@ def told(match: PastMatch, verbosity: Verbosity) -> Told:
 
 
 def transcript(match: PastMatch, verbosity: Verbosity, ended: datetime) -> str:
-    """The whole match as plain text to share: who, when and the result, then the narrator's words, event by
+    """The whole match as plain text to share: who, when, who "you" is (`heard_by`) and the result, then the narrator's words, event by
     event as the seat heard them, with every hand shown deal by deal; one announcement a line, a blank line
     between deals. Characters outside ASCII (in a name) are written as their nearest ASCII letters."""
     heard = told(match, verbosity)
@@ -198,6 +210,7 @@ def transcript(match: PastMatch, verbosity: Verbosity, ended: datetime) -> str:
     out: list[str] = [
         f"audiocrib: {match.rules.describe()}.",
         f"{date_said(ended)}, {match.place}: {who_said(match)}.",
+        heard_by(match),
         f"{capitalised(result_said(match))}.",
         "",
     ]
