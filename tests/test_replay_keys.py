@@ -4,6 +4,7 @@ answered for the moment it stands at; every hand shown; a match watched; the hel
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -85,7 +86,7 @@ def test_every_hand_of_a_deal_is_shown_once_the_match_is_over(match: PastMatch) 
     starts = match.deal_starts()
     for start in starts:
         said = press(session, speaker, "down")
-        assert session.replay_at == start + 1 and said[0].startswith("Deal ")
+        assert session.replay_at == start + 1 and any(line.startswith("Deal ") for line in said[:2])
         dealt = match.events[start]
         assert isinstance(dealt, Dealt)
         shown = " ".join(press(session, speaker, "a"))
@@ -143,7 +144,7 @@ def test_the_help_says_where_the_replay_stands_and_its_keys(match: PastMatch) ->
     session, speaker = replaying(match)
     press(session, speaker, "down")
     help_lines = press(session, speaker, "tab")
-    assert help_lines[0].startswith("You are hearing again the match ") and " Deal one. " in help_lines[0]
+    assert help_lines[0].startswith("You are hearing the match of ") and " Deal one. " in help_lines[0]
     assert "Last told: Deal one: " in help_lines[0]
     assert "right arrow: The next event, told as you heard it." in help_lines
     assert "p: Write the match out as a text file to share, with every hand." in help_lines
@@ -257,3 +258,40 @@ def test_the_transcript_says_at_its_top_who_you_is_or_that_it_was_heard_as_a_wat
         tops.append(written.read_text().splitlines()[:4])
     assert tops[0][2] == 'Heard by Ann, who is "you" below.' and tops[0][3].startswith(("You won", "Bob won"))
     assert tops[1][2] == "Heard as a watcher: no one below is you."
+
+
+@pytest.fixture(scope="module")
+def games() -> PastMatch:
+    return PastMatch.of(finished(Rules(target=61, match_games=2)), 0, 1795795200.0, "on this computer",
+                        ("", "medium"))
+
+
+def test_moving_by_deal_says_the_game_and_the_deal_once_and_short(games: PastMatch) -> None:
+    session, speaker = replaying(games)
+    heard = [press(session, speaker, "down") for _ in games.deal_starts()]
+    for said in heard:
+        before = " ".join(line for line in said if not line.startswith("Your hand: "))
+        assert len(before.split()) <= 12, said
+        assert len(re.findall(r"Game \w+", before)) <= 1 and len(re.findall(r"Deal \w+", before)) == 1, said
+    assert heard[0][0] == "Game one: you deal first." and heard[0][1] == "Deal one: you deal."
+    assert heard[1][0] == "Game one: you have eleven, Bob seven." and heard[1][1] == "Deal two: Bob deals."
+    firsts = [said for said in heard if said[1].startswith("Deal one: ")]
+    assert [said[0].split(":")[0] for said in firsts] == ["Game one", "Game two", "Game three"]
+    assert all(said[0].endswith((" deal first.", " deals first.")) for said in firsts)
+
+
+def test_the_replays_small_words_are_said_as_the_game_says_them(games: PastMatch) -> None:
+    from datetime import datetime
+
+    from audiocrib.telling.replaying import match_line
+
+    session, speaker = replaying(games)
+    session.wall_clock = lambda: games.ended + 3 * 86400
+    assert "Game zero" not in press(session, speaker, "s")[0]
+    assert press(session, speaker, "end")[0].startswith(
+        "The end of the match: Bob won the match, two game points to one.")
+    assert press(session, speaker, "down") == ["This is the end of the match; up arrow goes back to its last deal."]
+    assert re.match(r"You are hearing the match of \w+day at \d\d:\d\d again, you against Bob \(medium\)\. ",
+                    press(session, speaker, "tab")[0])
+    line = match_line(games, datetime.fromtimestamp(games.ended), datetime.fromtimestamp(games.ended))
+    assert line.endswith(": Bob won the match, two game points to one.") and not re.search(r"\d", line[14:])

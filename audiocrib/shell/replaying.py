@@ -35,6 +35,7 @@ from audiocrib.telling.replaying import (
     deal_said,
     hands_said,
     result_said,
+    scores_said,
     told,
     transcript,
     when_said,
@@ -223,17 +224,23 @@ class Replaying(SessionCore):
         return [k for k, i in enumerate(self._replay_told.order) if isinstance(self._replay_events[i], Dealt)]
 
     def _replay_to_deal(self, step: int, prefix: str = "") -> None:
-        """Stand at the deal told at ``step``, and tell it."""
-        match = self._match()
-        hands = match.hands_at(self._replay_told.order[step] + 1)
-        assert hands is not None
+        """Stand at the deal told at ``step``, and tell it, once and short: the game's start told before it ("Game
+        two: you deal first.") or else the scores, then the deal's own words ("Deal two: Bob deals.")."""
         self.replay_at = step + 1
-        self.say(f"{prefix}{deal_said(match, hands)}. {answers.scores(self._replay_view())}")
-        for line in self._replay_told.lines[step]:
+        told_ = self._replay_told
+        before = step - 1
+        opened = before >= 0 and self._heard(before) and isinstance(
+            self._replay_events[told_.order[before]], GameStarted)
+        lines = list(told_.lines[before]) if opened else [scores_said(self._match(), self._replay_view())]
+        lines[0] = prefix + lines[0]
+        for line in (*lines, *told_.lines[step]):
             self.say(line)
 
     def _replay_next_deal(self, key: str) -> None:
         start = next((s for s in self._deal_steps() if s >= self.replay_at), None)
+        if start is None and self.replay_at >= self._steps():
+            self.say("This is the end of the match; up arrow goes back to its last deal.")
+            return
         if start is None:
             self.say("This is the last deal; End goes to the end of the match.")
             return
@@ -258,7 +265,11 @@ class Replaying(SessionCore):
 
     # ------------------------------------------------------------ questions, hands, review, transcript
     def _replay_question(self, key: str) -> None:
-        self.say(_QUESTIONS[key](self._replay_view()))
+        view = self._replay_view()
+        if key == "s" and view.game_number == 0:  # before the first game begins: no "Game zero"
+            self.say("The start of the match: nothing is scored yet.")
+            return
+        self.say(_QUESTIONS[key](view))
 
     def _replay_hands(self, key: str) -> None:
         """a: every hand of the deal the replay is in, as laid away in all of it."""
@@ -325,7 +336,8 @@ class Replaying(SessionCore):
         """Where the replay stands, for the help: the match, the deal, and the last event told."""
         match = self._match()
         when = when_said(datetime.fromtimestamp(match.ended), datetime.fromtimestamp(self.wall_clock()))
-        text = f"You are hearing again the match {when[:1].lower()}{when[1:]}, {who_said(match)}."
+        when = when[:1].lower() + when[1:]
+        text = f"You are hearing the match of {when.removeprefix('on ')} again, {who_said(match)}."
         hands = match.hands_at(self._covered())
         heard = [k for k in range(self.replay_at) if self._heard(k)]
         if hands is not None:

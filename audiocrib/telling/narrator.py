@@ -87,7 +87,7 @@ NORMAL cut down as noted):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from audiocrib.engine.cards import spoken_list
 from audiocrib.engine.events import (
@@ -140,7 +140,15 @@ __all__ = [
     "play_points",
     "points_phrase",
     "side_list",
+    "standing_said",
 ]
+
+
+def standing_said(s: SeatNames, scores: Sequence[int]) -> str:
+    """Every side's score, the listener's first, in one short sentence: "You have forty-five, Bob fifty-two."."""
+    first, *others = s.sides_from_mine()
+    text = f"{s.side_does(first, 'have', True)} {number_words(scores[first])}"
+    return text + "".join(f", {s.side(side)} {number_words(scores[side])}" for side in others) + "."
 
 
 class Narrator:
@@ -377,10 +385,7 @@ class Narrator:
     def standing(self) -> str:
         """Every side's score as told so far, the listener's first, in one short sentence (said after each
         deal's show at NORMAL): "You have forty-five, Bob fifty-two."."""
-        s = self.seats
-        first, *others = s.sides_from_mine()
-        text = f"{s.side_does(first, 'have', True)} {number_words(self.scores[first])}"
-        return text + "".join(f", {s.side(side)} {number_words(self.scores[side])}" for side in others) + "."
+        return standing_said(self.seats, self.scores)
 
     def retell(self, event: Event) -> list[str]:
         """The lines of ``event``, told already, said again (a question asked again on a resume); what the

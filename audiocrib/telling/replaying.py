@@ -24,8 +24,9 @@ from audiocrib.engine.events import Dealt, GameStarted
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.pastmatch import DealHands, Hearing, MatchResult, PastMatch
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.views import PlayerView
 from audiocrib.telling.listener import SeatNames, Verbosity
-from audiocrib.telling.narrator import Narrator
+from audiocrib.telling.narrator import Narrator, standing_said
 from audiocrib.telling.phrases import capitalised, join_words
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "outcome_said",
     "players_said",
     "result_said",
+    "scores_said",
     "told",
     "transcript",
     "when_said",
@@ -107,8 +109,9 @@ def heard_by(match: PastMatch) -> str:
 
 
 def result_said(match: PastMatch) -> str:
-    """How it ended, the winner first: "you won, 121 to 98"; "Bob won with 121; you had 98, Carol 87"; a match of
-    games, "you won the match, 3 game points to 1"."""
+    """How it ended, the winner first, its scores in words as the game says them: "you won, one hundred twenty-one
+    to ninety-eight"; "Bob won with sixty-one; you had forty, Carol thirty-two"; a match of games, "you won the
+    match, three game points to none"."""
     result = match.result
     return "not finished" if result is None else outcome_said(match.rules, match.names, match.seat, result)
 
@@ -122,15 +125,19 @@ def outcome_said(rules: Rules, names: tuple[str, ...], seat: int, result: MatchR
     losers = [side for side in seats.sides_from_mine() if side != winner]
     unit = " game points" if by_match else ""
     won = f"{seats.side(winner)} won" + (" the match" if by_match else "")
+
+    def said(side: int) -> str:  # as the game says a score: "ninety-eight", and game points "none"
+        return number_words(scores[side]) if scores[side] or not by_match else "none"
+
     if len(losers) == 1:
-        return f"{won}, {scores[winner]}{unit} to {scores[losers[0]]}"
-    had = ", ".join(f"{seats.side(side)} {'had ' if i == 0 else ''}{scores[side]}" for i, side in enumerate(losers))
-    return f"{won} with {scores[winner]}{unit}; {had}"
+        return f"{won}, {said(winner)}{unit} to {said(losers[0])}"
+    had = ", ".join(f"{seats.side(side)} {'had ' if i == 0 else ''}{said(side)}" for i, side in enumerate(losers))
+    return f"{won} with {said(winner)}{unit}; {had}"
 
 
 def match_line(match: PastMatch, ended: datetime, now: datetime) -> str:
-    """A past match as the list says it: "Today at 14:05, six-card, you against Bob (expert): you won, 121 to
-    98." (with where it was played, when not on this computer)."""
+    """A past match as the list says it: "Today at 14:05, six-card, you against Bob (expert): you won, sixty-one to
+    forty." (with where it was played, when not on this computer)."""
     place = "" if match.place == "on this computer" else f", {match.place}"
     return (f"{when_said(ended, now)}{place}, {match.rules.variant.value}, {who_said(match)}: "
             f"{result_said(match)}.")
@@ -139,7 +146,7 @@ def match_line(match: PastMatch, ended: datetime, now: datetime) -> str:
 def listed_line(ended: datetime, now: datetime, place: str, rules: Rules, names: tuple[str, ...], seat: int,
                 result: MatchResult) -> str:
     """`match_line` for a match known by its table and result alone (a server's list): "Yesterday at 21:30, table
-    12, six-card, you against Bob: Bob won, 121 to 98."."""
+    12, six-card, you against Bob: Bob won, sixty-one to forty."."""
     return (f"{when_said(ended, now)}, {place}, {rules.variant.value}, {players_said(rules, names, seat)}: "
             f"{outcome_said(rules, names, seat, result)}.")
 
@@ -148,6 +155,15 @@ def deal_said(match: PastMatch, hands: DealHands) -> str:
     """A deal as the replay names it: "Deal three", or "Game two, deal three" in a match of games."""
     deal = f"deal {number_words(hands.deal)}"
     return capitalised(f"game {number_words(hands.game)}, {deal}" if match.rules.match_games > 1 else deal)
+
+
+def scores_said(match: PastMatch, view: PlayerView) -> str:
+    """The scores before a deal the replay moves to, in one short sentence: "You have eleven, Bob seven.", with the
+    game in a match of games ("Game one: you have eleven, Bob seven.")."""
+    standing = standing_said(_seats(match), view.scores)
+    if match.rules.match_games == 1:
+        return standing
+    return f"Game {number_words(view.game_number)}: {standing[:1].lower()}{standing[1:]}"
 
 
 def hands_said(match: PastMatch, hands: DealHands) -> list[str]:
@@ -202,9 +218,10 @@ def told(match: PastMatch, verbosity: Verbosity) -> Told:
 
 
 def transcript(match: PastMatch, verbosity: Verbosity, ended: datetime) -> str:
-    """The whole match as plain text to share: who, when, who "you" is (`heard_by`) and the result, then the narrator's words, event by
-    event as the seat heard them, with every hand shown deal by deal; one announcement a line, a blank line
-    between deals. Characters outside ASCII (in a name) are written as their nearest ASCII letters."""
+    """The whole match as plain text to share: who, when, who "you" is (`heard_by`) and the result, then the
+    narrator's words, event by event as the seat heard them, with every hand shown deal by deal; one announcement a
+    line, a blank line between deals. Characters outside ASCII (in a name) are written as their nearest ASCII
+    letters."""
     heard = told(match, verbosity)
     pauses = set(heard.hearing.pauses)
     out: list[str] = [
