@@ -295,3 +295,10 @@ def test_the_replays_small_words_are_said_as_the_game_says_them(games: PastMatch
                     press(session, speaker, "tab")[0])
     line = match_line(games, datetime.fromtimestamp(games.ended), datetime.fromtimestamp(games.ended))
     assert line.endswith(": Bob won the match, two game points to one.") and not re.search(r"\d", line[14:])
+
+
+def test_docs_say_truly_that_the_coachs_words_heard_after_a_deal_are_not_in_the_replay() -> None:
+    text = (Path(__file__).parent.parent / "docs" / "keys.md").read_text()
+    section = " ".join(text[text.index("## Hearing a match again"):text.index("## At an online table")].split())
+    assert "exactly as you heard it" not in section
+    assert "The coach's words after each deal in play are not in it" in section

@@ -1,7 +1,7 @@
 """A match heard again: any `PastMatch` (one finished on this computer, or one a server sends), told by the game's
-own narrator exactly as its seat heard it, an event or a deal at a time, forward and back; the table's questions
-answered for the moment the replay stands at; every hand of a deal shown; the coach's review; and the whole match
-written out as a text file to share.
+own narrator in the words its seat heard (not the coach's after each deal), an event or a deal at a time, forward
+and back; the table's questions answered for the moment the replay stands at; every hand of a deal shown; the
+coach's review of the match; and the whole match written out as a text file to share.
 
 The replay stands after some number of steps (``replay_at``) of the order in which the seat heard the log (the
 log's own, but for a muggins call at a pause, heard before the deal already dealt: `PastMatch.hearing`), as if the

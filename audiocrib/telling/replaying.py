@@ -2,7 +2,7 @@
 sentences, every hand of a deal once the match is over, and the transcript written out to share.
 
 What the replay says of the game itself is the narrator's, on the same events as the seat saw them (`told`): a
-replay says exactly what the seat heard in play.
+replay says what the narrator told the seat in play (the coach's words after each deal are not in it).
 
 >>> from datetime import datetime
 >>> now = datetime(2026, 11, 27, 18, 0)
