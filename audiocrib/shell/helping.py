@@ -90,9 +90,8 @@ class Helping(SessionCore):
         own keys and the history's alone."""
         if self.mode in (Mode.PAST_MATCHES, Mode.REPLAY):  # only their own keys and the history's work there
             title = "In the list of past matches" if self.mode is Mode.PAST_MATCHES else "Hearing a match again"
-            pages = [f"{title}: " + " ".join(f"{key_words(b.keys)}: {b.description}" for b in self._own_keys()),
-                     "Everywhere: " + " ".join(f"{key_words(b.keys)}: {b.description}"
-                                               for b in self._as_here(_HISTORY))]
+            pages = [f"{name}: " + " ".join(f"{key_words(b.keys)}: {b.description}" for b in self._as_here(keys))
+                     for name, keys in ((title, self._own_keys()), ("Everywhere", _HISTORY))]
             self._say_pages(f"Every key, {_number(len(pages))} messages; period steps to the next, comma back.", pages)
             return
         rules = self.rules if self.table is not None else self.setup.rules()
