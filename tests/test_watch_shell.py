@@ -132,3 +132,33 @@ def test_a_private_tables_watcher_by_its_code_is_caught_up_when_the_connection_c
         asyncio.run(script())
     finally:
         servers[-1].stop()
+
+
+def test_a_watchers_game_goes_on_by_itself_past_the_show(server: Running, tmp_path: Path) -> None:
+    ann = Player("Ann", tmp_path / "ann", setup=TableSetup(players=2, target=61, levels=("easy",)))
+    carol = Player("Carol", tmp_path / "carol")
+    found: dict[str, object] = {}
+
+    async def script() -> None:
+        async with running(ann, carol):
+            await sign_in(ann, server.port)
+            await ann.choose("Create a table")
+            await ann.press("left")
+            await ann.choose("Create the table")
+            await ann.choose("Start the game")
+            await until(lambda: ann.session.moment == "discard", "Ann's first question")
+            await sign_in(carol, server.port)
+            await carol.choose("Table 1, Ann's")
+            await carol.hears(lambda s: s.startswith("You are watching table 1."))
+            for _ in range(400):  # Ann plays the deal through its show and on; Carol presses nothing
+                if any(s.startswith("Deal two") for s in carol.said):
+                    break
+                if ann.session.moment == "review":
+                    found["t at the show"] = (await carol.press("t"))[-1]
+                await ann.move()
+                await asyncio.sleep(0.02)
+
+    asyncio.run(script())
+    assert any(s.startswith("Deal two") for s in carol.said), carol.said[-5:]
+    assert not any(s.startswith(("Press Enter", "Yours")) for s in carol.said), carol.said
+    assert not str(found.get("t at the show", "")).startswith("Yours")
