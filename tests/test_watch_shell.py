@@ -150,6 +150,11 @@ def test_a_watchers_game_goes_on_by_itself_past_the_show(server: Running, tmp_pa
             await sign_in(carol, server.port)
             await carol.choose("Table 1, Ann's")
             await carol.hears(lambda s: s.startswith("You are watching table 1."))
+            found["tab"] = " ".join(await carol.press("tab"))
+            pages = await carol.press("?")
+            for _ in range(12):
+                pages += await carol.press(".")
+            found["every key"] = " ".join(pages)
             for _ in range(400):  # Ann plays the deal through its show and on; Carol presses nothing
                 if any(s.startswith("Deal two") for s in carol.said):
                     break
@@ -162,3 +167,12 @@ def test_a_watchers_game_goes_on_by_itself_past_the_show(server: Running, tmp_pa
     assert any(s.startswith("Deal two") for s in carol.said), carol.said[-5:]
     assert not any(s.startswith(("Press Enter", "Yours")) for s in carol.said), carol.said
     assert not str(found.get("t at the show", "")).startswith("Yours")
+    tab = str(found["tab"])
+    for words in ("w: Who is at the table, and who is watching.", "slash: Chat", "Escape: The game menu: resume,"
+                  " settings, stop watching."):
+        assert words in tab, tab
+    every = str(found["every key"])
+    assert "Escape: The game menu: resume, settings, stop watching." in every, every
+    for words in ("h: Your hand.", "Advice:", "The previous card in your hand", "leave the table for now",
+                  "everyone at the table"):
+        assert words not in every, (words, every)
