@@ -155,6 +155,9 @@ def test_a_watchers_game_goes_on_by_itself_past_the_show(server: Running, tmp_pa
             for _ in range(12):
                 pages += await carol.press(".")
             found["every key"] = " ".join(pages)
+            found["chat prompt"] = (await carol.press("/"))[-1]
+            await carol.type("nice pair")
+            await carol.hears("Nobody else is watching, so nobody heard that.")
             for _ in range(400):  # Ann plays the deal through its show and on; Carol presses nothing
                 if any(s.startswith("Deal two") for s in carol.said):
                     break
@@ -176,3 +179,5 @@ def test_a_watchers_game_goes_on_by_itself_past_the_show(server: Running, tmp_pa
     for words in ("h: Your hand.", "Advice:", "The previous card in your hand", "leave the table for now",
                   "everyone at the table"):
         assert words not in every, (words, every)
+    assert found["chat prompt"] == ("Your message goes to the other watchers only. Type it, then press Enter to"
+                                    " send it; Escape cancels.")

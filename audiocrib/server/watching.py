@@ -38,7 +38,7 @@ from audiocrib.server.sending import past_view
 from audiocrib.server.store import Store
 from audiocrib.server.tables import NO_TABLE, Tables
 
-__all__ = ["WATCH_BURST", "WATCH_EVERY", "WATCH_TOO_FAST", "Watching"]
+__all__ = ["NOBODY_HEARD", "WATCH_BURST", "WATCH_EVERY", "WATCH_TOO_FAST", "Watching"]
 
 WATCH_BURST = 10
 WATCH_EVERY = 3.0
@@ -59,6 +59,10 @@ class Connection(Protocol):
 
 
 Answers = list[tuple[int | None, m.Message]]
+
+
+NOBODY_HEARD = "Nobody else is watching, so nobody heard that."
+"""To a watcher whose chat went to the other watchers only, when there are none."""
 
 
 class Watching:
@@ -202,7 +206,9 @@ class Watching:
             raise ProtocolError(muted)
         said = m.ChatFrom(player.name, text)
         hearers = room.listeners() if room.watch.chat else list(room.watch.people)
-        await self._send([(person, said) for person in hearers])
+        alone = hearers == [player.id]  # said, but to nobody else: the watcher is told so
+        await self._send([*((person, said) for person in hearers),
+                          *(((player.id, m.Notice(NOBODY_HEARD)),) if alone else ())])
 
     # ----------------------------------------------------------------- the host's say
     async def _host(self, connection: Connection, player: Player, message: WatchersLeave | WatchSettings) -> None:
