@@ -165,6 +165,11 @@ def test_a_watchers_game_goes_on_by_itself_past_the_show(server: Running, tmp_pa
                     found["t at the show"] = (await carol.press("t"))[-1]
                 await ann.move()
                 await asyncio.sleep(0.02)
+            await carol.press("escape")
+            await carol.choose("Stop watching")
+            await ann.hears("Carol stopped watching.")
+            await carol.choose("Table 1, Ann's")
+            await ann.hears("Carol is watching again.")
 
     asyncio.run(script())
     assert any(s.startswith("Deal two") for s in carol.said), carol.said[-5:]

@@ -110,7 +110,11 @@ class Watching:
         if isinstance(message, StopWatching | m.Leave):
             if table is None:
                 raise ProtocolError(NOT_WATCHING)
+            room = self._tables.room(table)
+            went = room.watch.went(player.id)
             self.stop(connection, player.id)
+            if went:
+                await self._send([(person, m.Notice(went)) for person in room.people()])
             return [(None, self._lobby())]
         if table is None:  # pragma: no cover - `routes` sends only a watcher's messages on
             raise ProtocolError(NOT_WATCHING)
@@ -152,12 +156,12 @@ class Watching:
         if self._watching.get(player.id, table.id) != table.id:
             self.stop(connection, player.id)  # watching another table: that one first
         self._watching[player.id] = connection.table = table.id
-        first = room.watch.add(player.id, player.name)
+        heard = room.watch.add(player.id, player.name)
         caught = room.catch_up(player.id, since=0)
         assert isinstance(caught, list)
-        told = m.Notice(f"{player.name} is watching.")
+        told = m.Notice(heard)
         # the catch-up and the news that follows it are sent in order: nothing awaits between here and the outbox
-        await self._send([*caught, *((person, told) for person in room.listeners() if first and person != player.id)])
+        await self._send([*caught, *((person, told) for person in room.listeners() if heard and person != player.id)])
         return []
 
     def _find(self, reference: str) -> Table:
@@ -249,6 +253,7 @@ class Watching:
         """Every watcher of ``room`` to the lobby, told ``said`` (and the players too)."""
         watchers = list(room.watch.people)
         for watcher in watchers:
+            room.watch.went(watcher)  # their return is told
             self.stop(self._connection_of(watcher), watcher)
         out: Outgoing = [(watcher, m.Notice(said)) for watcher in watchers] if said else []
         out += [(watcher, self._lobby()) for watcher in watchers]  # a lobby unasked: the table is gone for them
