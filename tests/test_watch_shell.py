@@ -66,10 +66,11 @@ def test_a_watcher_hears_the_game_with_the_tables_keys_and_the_host_sends_watche
             await ann.press("escape")
             await ann.choose("Ask the watchers to leave")
             await carol.hears("Ann asked the watchers to leave.")
+            await ann.hears("You asked the watchers to leave.")
             await carol.hears(lambda s: s.startswith("Lobby: "))
             await ann.press("escape")
             await ann.choose("Allow no watchers")
-            await ann.hears("Ann allows no watchers at this table.")
+            await ann.hears("You allow no watchers at this table.")
             await carol.choose("Table 1, Ann's")
             await carol.hears("Table 1 has no watchers allowed.")
 
@@ -77,6 +78,7 @@ def test_a_watcher_hears_the_game_with_the_tables_keys_and_the_host_sends_watche
     assert found["keys"] == [WATCHING_HAND] * 3
     assert found["w"] == ("At table 1: Ann, the host; and Easy, a computer player. The coach's advice is allowed."
                           " You are watching.")
+    assert not any("watchers' chat goes" in line for line in ann.said)  # with no watchers, said only what changed
     assert found["ann heard chat"] == []  # the watchers' chat stays among the watchers
     assert str(found["s"]).startswith(("Ann ", "Easy ", "Nobody has scored", "The scores"))
     with Store(tmp_path / "data" / STORE_FILE) as store:

@@ -226,36 +226,40 @@ class Watching:
             if not room.watch.people:
                 await self._send([(player.id, m.Notice("Nobody is watching this table."))])
                 return
-            await self._send_away(room, f"{player.name} asked the watchers to leave.")
+            await self._send_away(room, f"{player.name} asked the watchers to leave.", player.id)
             return
         if (message.allowed, message.chat) == (room.watch.allowed, room.watch.chat):
             await self._send([(player.id, m.Notice("The table's watchers are as you ask already."))])
             return
         was = room.watch.allowed, room.watch.chat
         room.watch.keep(message.allowed, message.chat)
-        said = []
-        if message.allowed != was[0]:
-            said.append(f"{player.name} allows watchers at this table." if message.allowed else
-                        f"{player.name} allows no watchers at this table.")
-        if message.chat != was[1]:
-            said.append(f"{player.name} lets the watchers' chat through to the players." if message.chat else
-                        f"The watchers' chat goes to the other watchers only, as {player.name} asks.")
-        notice = m.Notice(" ".join(said))
+        said: dict[bool, list[str]] = {False: [], True: []}  # to the others, and to the host herself
+        for host, who in ((False, player.name), (True, "You")):
+            if message.allowed != was[0]:
+                said[host].append(f"{who} {'allow' if host else 'allows'} {'' if message.allowed else 'no '}watchers"
+                                  " at this table.")
+            if message.chat != was[1] and message.allowed:  # with no watchers, where their chat goes is moot
+                said[host].append(f"{who} {'let' if host else 'lets'} the watchers' chat through to the players."
+                                  if message.chat else f"The watchers' chat goes to the other watchers only, as"
+                                  f" {'you ask' if host else player.name + ' asks'}.")
         out: Outgoing = []
         for person in room.listeners():
             state = room.table_state(person)
+            notice = m.Notice(" ".join(said[person == player.id]))
             out += [(person, notice)] if isinstance(state, str) else [(person, state), (person, notice)]
         await self._send(out)
         if not message.allowed and room.watch.people:
             await self._send_away(room, "")
 
-    async def _send_away(self, room: Room, said: str) -> None:
-        """Every watcher of ``room`` to the lobby, told ``said`` (and the players too)."""
+    async def _send_away(self, room: Room, said: str, host: int | None = None) -> None:
+        """Every watcher of ``room`` to the lobby, told ``said`` (and the players too; ``host``, who asked, is
+        told in her own words)."""
         watchers = list(room.watch.people)
         for watcher in watchers:
             room.watch.went(watcher)  # their return is told
             self.stop(self._connection_of(watcher), watcher)
         out: Outgoing = [(watcher, m.Notice(said)) for watcher in watchers] if said else []
         out += [(watcher, self._lobby()) for watcher in watchers]  # a lobby unasked: the table is gone for them
-        out += [(person, m.Notice(said)) for person in room.people()] if said else []
+        mine = "You asked the watchers to leave."
+        out += [(person, m.Notice(mine if person == host else said)) for person in room.people()] if said else []
         await self._send(out)

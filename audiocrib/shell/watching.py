@@ -132,7 +132,7 @@ class WatchingScreens(TypedLines):
             refused = client.watchers_leave()
         else:
             allowed = item != NO_WATCHERS and (item == LET_WATCHERS or state.watch.allowed)
-            chat = item == CHAT_THROUGH or (item not in (CHAT_AMONG, NO_WATCHERS) and state.watch.chat)
+            chat = item == CHAT_THROUGH or (item != CHAT_AMONG and state.watch.chat)
             refused = client.watch_settings(allowed, chat)
         if refused is not None:
             self.say(refused)
