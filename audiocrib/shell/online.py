@@ -185,6 +185,8 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
             if self.mode is Mode.GAME and not self.holding:
                 self._say_where_it_stands()
             self.table.poll()  # what happened meanwhile, then the question, once
+            if self.watching and self.mode is Mode.GAME and not self.holding:
+                self.say(self.turn_text())  # whose turn, as on arrival
             return
         if self.mode is not Mode.CONNECTING:  # back in the lobby, a new table's menu, the waiting room, a line
             self.say("Connected again.")

@@ -76,7 +76,8 @@ class WatchingScreens(TypedLines):
             self.say("The server did not send the game; try again.")
             client.leave()
             return
-        self.say(f"You are watching table {answer.number}. {who_is_here(answer)}")
+        here = who_is_here(answer).replace(" You are watching, with ", " Watching with you: ")
+        self.say(f"You are watching table {answer.number}. {here.replace(' You are watching.', '')}")  # said once
         self.say("You hear every move; the question keys answer, w says who is here, slash chats with the other"
                  " watchers, and Escape, then Stop watching, goes back to the lobby.")
         events = client.view.events
