@@ -190,3 +190,24 @@ def test_a_watchers_game_goes_on_by_itself_past_the_show(server: Running, tmp_pa
         assert words not in every, (words, every)
     assert found["chat prompt"] == ("Your message goes to the other watchers only. Type it, then press Enter to"
                                     " send it; Escape cancels.")
+
+
+def test_a_full_table_not_yet_begun_says_there_is_nothing_to_watch_yet(server: Running, tmp_path: Path) -> None:
+    ann = Player("Ann", tmp_path / "ann", setup=TableSetup(players=2, target=61))
+    bob = Player("Bob", tmp_path / "bob")
+    carol = Player("Carol", tmp_path / "carol")
+
+    async def script() -> None:
+        async with running(ann, bob, carol):
+            await sign_in(ann, server.port)
+            await ann.choose("Create a table")
+            await ann.choose("Create the table")
+            await sign_in(bob, server.port)
+            await bob.choose("Table 1, Ann's")
+            await ann.hears(lambda s: "Bob" in s)
+            await sign_in(carol, server.port)
+            await carol.press("down")  # the lobby as it is now, Bob seated
+            await carol.choose("Table 1, Ann's")
+            await carol.hears("Table 1 has not begun; there is nothing to watch yet.")
+
+    asyncio.run(script())
