@@ -187,7 +187,8 @@ def test_the_watchers_chat_goes_to_the_watchers_unless_the_host_lets_it_through(
     watchers = ("Cy3", "Bob should peg the five.")
     players = ("Ann3", "Good luck.")
     assert found["among"] == [[players], [players], [watchers, players], [watchers, players]]
-    assert found["told"] == [["Ann3 lets the watchers' chat through to the players."]] * 2
+    assert found["told"] == [["You let the watchers' chat through to the players."],  # the host, in her own words
+                             ["Ann3 lets the watchers' chat through to the players."]]
     assert found["through"] == [[("Dan3", "Well played.")]] * 4
 
 

@@ -48,7 +48,7 @@ def test_a_watcher_hears_the_game_with_the_tables_keys_and_the_host_sends_watche
             await carol.choose("Table 1, Ann's: six-card cribbage, two players, to 61; under way, one computer"
                                " player; the coach's advice allowed; Enter to watch")
             await carol.hears("You are watching table 1. At table 1: Ann, the host; and Easy, a computer player."
-                              " The coach's advice is allowed. You are watching.")
+                              " The coach's advice is allowed.")  # said once
             await ann.hears("Carol is watching.")
             assert carol.session.moment == "watching"
             found["keys"] = [(await carol.press(key))[-1] for key in ("enter", "2", "m")]
@@ -66,10 +66,11 @@ def test_a_watcher_hears_the_game_with_the_tables_keys_and_the_host_sends_watche
             await ann.press("escape")
             await ann.choose("Ask the watchers to leave")
             await carol.hears("Ann asked the watchers to leave.")
+            await ann.hears("You asked the watchers to leave.")
             await carol.hears(lambda s: s.startswith("Lobby: "))
             await ann.press("escape")
             await ann.choose("Allow no watchers")
-            await ann.hears("Ann allows no watchers at this table.")
+            await ann.hears("You allow no watchers at this table.")
             await carol.choose("Table 1, Ann's")
             await carol.hears("Table 1 has no watchers allowed.")
 
@@ -77,6 +78,7 @@ def test_a_watcher_hears_the_game_with_the_tables_keys_and_the_host_sends_watche
     assert found["keys"] == [WATCHING_HAND] * 3
     assert found["w"] == ("At table 1: Ann, the host; and Easy, a computer player. The coach's advice is allowed."
                           " You are watching.")
+    assert not any("watchers' chat goes" in line for line in ann.said)  # with no watchers, said only what changed
     assert found["ann heard chat"] == []  # the watchers' chat stays among the watchers
     assert str(found["s"]).startswith(("Ann ", "Easy ", "Nobody has scored", "The scores"))
     with Store(tmp_path / "data" / STORE_FILE) as store:
@@ -118,6 +120,8 @@ def test_a_private_tables_watcher_by_its_code_is_caught_up_when_the_connection_c
             await carol.hears(lambda s: s.startswith("The connection to the server was lost"))
             servers.append(Running(folder, "--port", str(port)))
             await carol.hears("Connected again.")
+            carol.mark = carol.said.index("Connected again.")
+            await carol.hears(lambda s: s.startswith("Waiting for"))  # whose turn, as on arrival
             mark = len(carol.said)
             for _ in range(300):  # Ann plays on: Carol, watching again, hears it
                 if any(s.startswith(("Ann plays", "Easy plays", "Easy cuts")) for s in carol.said[mark:]):
@@ -132,3 +136,78 @@ def test_a_private_tables_watcher_by_its_code_is_caught_up_when_the_connection_c
         asyncio.run(script())
     finally:
         servers[-1].stop()
+
+
+def test_a_watchers_game_goes_on_by_itself_past_the_show(server: Running, tmp_path: Path) -> None:
+    ann = Player("Ann", tmp_path / "ann", setup=TableSetup(players=2, target=61, levels=("easy",)))
+    carol = Player("Carol", tmp_path / "carol")
+    found: dict[str, object] = {}
+
+    async def script() -> None:
+        async with running(ann, carol):
+            await sign_in(ann, server.port)
+            await ann.choose("Create a table")
+            await ann.press("left")
+            await ann.choose("Create the table")
+            await ann.choose("Start the game")
+            await until(lambda: ann.session.moment == "discard", "Ann's first question")
+            await sign_in(carol, server.port)
+            await carol.choose("Table 1, Ann's")
+            await carol.hears(lambda s: s.startswith("You are watching table 1."))
+            found["tab"] = " ".join(await carol.press("tab"))
+            pages = await carol.press("?")
+            for _ in range(12):
+                pages += await carol.press(".")
+            found["every key"] = " ".join(pages)
+            found["chat prompt"] = (await carol.press("/"))[-1]
+            await carol.type("nice pair")
+            await carol.hears("Nobody else is watching, so nobody heard that.")
+            for _ in range(400):  # Ann plays the deal through its show and on; Carol presses nothing
+                if any(s.startswith("Deal two") for s in carol.said):
+                    break
+                if ann.session.moment == "review":
+                    found["t at the show"] = (await carol.press("t"))[-1]
+                await ann.move()
+                await asyncio.sleep(0.02)
+            await carol.press("escape")
+            await carol.choose("Stop watching")
+            await ann.hears("Carol stopped watching.")
+            await carol.choose("Table 1, Ann's")
+            await ann.hears("Carol is watching again.")
+
+    asyncio.run(script())
+    assert any(s.startswith("Deal two") for s in carol.said), carol.said[-5:]
+    assert not any(s.startswith(("Press Enter", "Yours")) for s in carol.said), carol.said
+    assert not str(found.get("t at the show", "")).startswith("Yours")
+    tab = str(found["tab"])
+    for words in ("w: Who is at the table, and who is watching.", "slash: Chat", "Escape: The game menu: resume,"
+                  " settings, stop watching."):
+        assert words in tab, tab
+    every = str(found["every key"])
+    assert "Escape: The game menu: resume, settings, stop watching." in every, every
+    for words in ("h: Your hand.", "Advice:", "The previous card in your hand", "leave the table for now",
+                  "everyone at the table"):
+        assert words not in every, (words, every)
+    assert found["chat prompt"] == ("Your message goes to the other watchers only. Type it, then press Enter to"
+                                    " send it; Escape cancels.")
+
+
+def test_a_full_table_not_yet_begun_says_there_is_nothing_to_watch_yet(server: Running, tmp_path: Path) -> None:
+    ann = Player("Ann", tmp_path / "ann", setup=TableSetup(players=2, target=61))
+    bob = Player("Bob", tmp_path / "bob")
+    carol = Player("Carol", tmp_path / "carol")
+
+    async def script() -> None:
+        async with running(ann, bob, carol):
+            await sign_in(ann, server.port)
+            await ann.choose("Create a table")
+            await ann.choose("Create the table")
+            await sign_in(bob, server.port)
+            await bob.choose("Table 1, Ann's")
+            await ann.hears(lambda s: "Bob" in s)
+            await sign_in(carol, server.port)
+            await carol.press("down")  # the lobby as it is now, Bob seated
+            await carol.choose("Table 1, Ann's")
+            await carol.hears("Table 1 has not begun; there is nothing to watch yet.")
+
+    asyncio.run(script())

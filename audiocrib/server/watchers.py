@@ -12,7 +12,9 @@ chat among themselves).
 >>> store = Store(":memory:")
 >>> watch = TableWatch.load(store, 1)
 >>> watch.add(7, "Carol"), watch.add(7, "Carol"), watch.info(None)
-(True, False, Watchers(names=('Carol',), allowed=True, chat=False))
+('Carol is watching.', '', Watchers(names=('Carol',), allowed=True, chat=False))
+>>> watch.went(7), watch.add(7, "Carol")
+('Carol stopped watching.', 'Carol is watching again.')
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class TableWatch:
         """Whether the watchers' chat goes through to the players (else only to the other watchers)."""
         self.people: dict[int, str] = {}
         self._announced: set[str] = set()  # the name keys the players heard are watching: told once, not on return
+        self._left: set[str] = set()  # the name keys that stopped watching or were sent away: their return is told
 
     @classmethod
     def load(cls, store: Store, table: int) -> TableWatch:
@@ -50,14 +53,26 @@ class TableWatch:
                        (self._table, int(allowed), int(chat)))
         self.allowed, self.chat = allowed, chat
 
-    def add(self, player: int, name: str) -> bool:
-        """``player`` watches now; True if the players are to hear so (the first time they watch this table)."""
+    def add(self, player: int, name: str) -> str:
+        """``player`` watches now; what the players are to hear of it: the first time they watch this table, and
+        again after they left or were sent away ("" when they come back from a dropped connection)."""
         self.people[player] = name
         key = name_key(name)
+        if key in self._left:
+            self._left.discard(key)
+            return f"{name} is watching again."
         if key in self._announced:
-            return False
+            return ""
         self._announced.add(key)
-        return True
+        return f"{name} is watching."
+
+    def went(self, player: int) -> str:
+        """``player`` stopped watching or was sent away (not a dropped connection); what the players hear of it."""
+        name = self.people.pop(player, None)
+        if name is None:
+            return ""
+        self._left.add(name_key(name))
+        return f"{name} stopped watching."
 
     def info(self, but: int | None) -> Watchers:
         """Who watches and the settings, as a `TableState` carries them (``but``, a watcher, is left out)."""

@@ -38,7 +38,7 @@ from audiocrib.server.sending import past_view
 from audiocrib.server.store import Store
 from audiocrib.server.tables import NO_TABLE, Tables
 
-__all__ = ["WATCH_BURST", "WATCH_EVERY", "WATCH_TOO_FAST", "Watching"]
+__all__ = ["NOBODY_HEARD", "WATCH_BURST", "WATCH_EVERY", "WATCH_TOO_FAST", "Watching"]
 
 WATCH_BURST = 10
 WATCH_EVERY = 3.0
@@ -59,6 +59,10 @@ class Connection(Protocol):
 
 
 Answers = list[tuple[int | None, m.Message]]
+
+
+NOBODY_HEARD = "Nobody else is watching, so nobody heard that."
+"""To a watcher whose chat went to the other watchers only, when there are none."""
 
 
 class Watching:
@@ -106,7 +110,11 @@ class Watching:
         if isinstance(message, StopWatching | m.Leave):
             if table is None:
                 raise ProtocolError(NOT_WATCHING)
+            room = self._tables.room(table)
+            went = room.watch.went(player.id)
             self.stop(connection, player.id)
+            if went:
+                await self._send([(person, m.Notice(went)) for person in room.people()])
             return [(None, self._lobby())]
         if table is None:  # pragma: no cover - `routes` sends only a watcher's messages on
             raise ProtocolError(NOT_WATCHING)
@@ -148,12 +156,12 @@ class Watching:
         if self._watching.get(player.id, table.id) != table.id:
             self.stop(connection, player.id)  # watching another table: that one first
         self._watching[player.id] = connection.table = table.id
-        first = room.watch.add(player.id, player.name)
+        heard = room.watch.add(player.id, player.name)
         caught = room.catch_up(player.id, since=0)
         assert isinstance(caught, list)
-        told = m.Notice(f"{player.name} is watching.")
+        told = m.Notice(heard)
         # the catch-up and the news that follows it are sent in order: nothing awaits between here and the outbox
-        await self._send([*caught, *((person, told) for person in room.listeners() if first and person != player.id)])
+        await self._send([*caught, *((person, told) for person in room.listeners() if heard and person != player.id)])
         return []
 
     def _find(self, reference: str) -> Table:
@@ -202,7 +210,9 @@ class Watching:
             raise ProtocolError(muted)
         said = m.ChatFrom(player.name, text)
         hearers = room.listeners() if room.watch.chat else list(room.watch.people)
-        await self._send([(person, said) for person in hearers])
+        alone = hearers == [player.id]  # said, but to nobody else: the watcher is told so
+        await self._send([*((person, said) for person in hearers),
+                          *(((player.id, m.Notice(NOBODY_HEARD)),) if alone else ())])
 
     # ----------------------------------------------------------------- the host's say
     async def _host(self, connection: Connection, player: Player, message: WatchersLeave | WatchSettings) -> None:
@@ -216,35 +226,40 @@ class Watching:
             if not room.watch.people:
                 await self._send([(player.id, m.Notice("Nobody is watching this table."))])
                 return
-            await self._send_away(room, f"{player.name} asked the watchers to leave.")
+            await self._send_away(room, f"{player.name} asked the watchers to leave.", player.id)
             return
         if (message.allowed, message.chat) == (room.watch.allowed, room.watch.chat):
             await self._send([(player.id, m.Notice("The table's watchers are as you ask already."))])
             return
         was = room.watch.allowed, room.watch.chat
         room.watch.keep(message.allowed, message.chat)
-        said = []
-        if message.allowed != was[0]:
-            said.append(f"{player.name} allows watchers at this table." if message.allowed else
-                        f"{player.name} allows no watchers at this table.")
-        if message.chat != was[1]:
-            said.append(f"{player.name} lets the watchers' chat through to the players." if message.chat else
-                        f"The watchers' chat goes to the other watchers only, as {player.name} asks.")
-        notice = m.Notice(" ".join(said))
+        said: dict[bool, list[str]] = {False: [], True: []}  # to the others, and to the host herself
+        for host, who in ((False, player.name), (True, "You")):
+            if message.allowed != was[0]:
+                said[host].append(f"{who} {'allow' if host else 'allows'} {'' if message.allowed else 'no '}watchers"
+                                  " at this table.")
+            if message.chat != was[1] and message.allowed:  # with no watchers, where their chat goes is moot
+                said[host].append(f"{who} {'let' if host else 'lets'} the watchers' chat through to the players."
+                                  if message.chat else f"The watchers' chat goes to the other watchers only, as"
+                                  f" {'you ask' if host else player.name + ' asks'}.")
         out: Outgoing = []
         for person in room.listeners():
             state = room.table_state(person)
+            notice = m.Notice(" ".join(said[person == player.id]))
             out += [(person, notice)] if isinstance(state, str) else [(person, state), (person, notice)]
         await self._send(out)
         if not message.allowed and room.watch.people:
             await self._send_away(room, "")
 
-    async def _send_away(self, room: Room, said: str) -> None:
-        """Every watcher of ``room`` to the lobby, told ``said`` (and the players too)."""
+    async def _send_away(self, room: Room, said: str, host: int | None = None) -> None:
+        """Every watcher of ``room`` to the lobby, told ``said`` (and the players too; ``host``, who asked, is
+        told in her own words)."""
         watchers = list(room.watch.people)
         for watcher in watchers:
+            room.watch.went(watcher)  # their return is told
             self.stop(self._connection_of(watcher), watcher)
         out: Outgoing = [(watcher, m.Notice(said)) for watcher in watchers] if said else []
         out += [(watcher, self._lobby()) for watcher in watchers]  # a lobby unasked: the table is gone for them
-        out += [(person, m.Notice(said)) for person in room.people()] if said else []
+        mine = "You asked the watchers to leave."
+        out += [(person, m.Notice(mine if person == host else said)) for person in room.people()] if said else []
         await self._send(out)

@@ -170,7 +170,9 @@ class AtTable(SessionCore):
             if self.told in self.early:  # heard already, during a pause
                 self.told += 1
                 continue
-            if self._pauses_before(self.told, events):
+            if self._pauses_before(self.told, events) and self.table.view().watching:
+                self._watcher_passes(events[self.told])  # a watcher's game goes on by itself
+            elif self._pauses_before(self.told, events):
                 self.holding = True
                 if not was_holding:
                     self.snapshot = self.table.view_after(self.told, frozenset(self.early))
@@ -185,6 +187,12 @@ class AtTable(SessionCore):
             if isinstance(events[self.told - 1], MatchWon):
                 self._match_over()
         self.holding = False
+
+    def _watcher_passes(self, event: Event) -> None:
+        """Where a player pauses after a show, a watcher hears the scores and the game goes on, unpaused."""
+        assert self.narrator is not None
+        if not isinstance(event, GameStarted) and self.narrator.verbosity is Verbosity.NORMAL:
+            self.say(self.narrator.standing())
 
     def _tell(self, event: Event) -> None:
         """Narrate one event: its cues, then its words (at brief, with sounds for words on, some cues alone)."""

@@ -16,6 +16,9 @@ from audiocrib.shell.keys import (
     _TABLE,
     _TYPING,
     _TYPING_WEB,
+    _WATCHER_ONLINE,
+    _WATCHER_TABLE,
+    _WATCHER_WORDS,
     HELP_KEY,
     Binding,
     Mode,
@@ -40,8 +43,8 @@ class Helping(SessionCore):
                              for b in bindings)
         if self.client is None:
             return bindings
-        return tuple(Binding(b.keys, _ONLINE_WORDS[b.method], b.method) if b.method in _ONLINE_WORDS else b
-                     for b in bindings)
+        words = _ONLINE_WORDS | (_WATCHER_WORDS if self.client.watching else {})
+        return tuple(Binding(b.keys, words[b.method], b.method) if b.method in words else b for b in bindings)
 
     def _help(self, key: str) -> None:
         """Tab or F1: what to do now and the keys for this moment."""
@@ -62,6 +65,11 @@ class Helping(SessionCore):
                      "Comma and period step through messages. Question mark lists every key."]
         elif self.mode is Mode.CONNECTING:
             lines = ["Connecting to the server; you hear when it answers. Escape stops."]
+        elif self.mode is Mode.GAME and self.client is not None and self.client.watching:
+            lines = [f"You are watching. {self._prompt_text()}",
+                     *(f"{key_words(b.keys)}: {b.description}" for b in (*_WATCHER_ONLINE[:2], _WATCHER_TABLE[-1])),
+                     "c b f v s t n l answer questions, comma and period step through messages; the keys that make"
+                     " moves do nothing. Question mark lists every key."]
         elif self.mode is Mode.GAME:
             lines = [self._prompt_text()]
             if self.moment == "count" and self.count_clock.running:
@@ -99,12 +107,13 @@ class Helping(SessionCore):
         watcher = self.client is not None and self.client.watching  # a watcher's moments are the watcher's alone
         never = {moment: watcher for moment in ("discard", "play", "count", "peg")} | \
             {m: n or watcher for m, n in never.items()} | {"watching": not watcher}
-        table = tuple(b for b in _TABLE if rules.muggins or b.method != "_call_muggins")
+        table = _WATCHER_TABLE if watcher else tuple(b for b in _TABLE if rules.muggins or b.method != "_call_muggins")
         groups: list[tuple[str, tuple[Binding, ...]]] = [
             ("In the menus", (*_MENU_VALUES, *_MENU)),
             *((f"When you {_MOMENT_WORDS[m]}", b) for m, b in _MOMENT_KEYS.items() if not never.get(m, False)),
             ("At the table, always", table),
-            *((("At an online table", _ONLINE), ("Typing a line", _TYPING_WEB if self.online_only else _TYPING))
+            *((("At an online table", _WATCHER_ONLINE if watcher else _ONLINE),
+               ("Typing a line", _TYPING_WEB if self.online_only else _TYPING))
               if self.client is not None or self.mode is Mode.TYPING else ()),
             *((f"In practice, {_DRILL_WORDS[m]}", tuple(Binding(d.keys, d.description, d.method) for d in b))
               for m, b in DRILL_KEYS.items()),

@@ -115,6 +115,20 @@ _ONLINE = (
 """The keys of an online table (and its waiting room)."""
 
 
+_WATCHER_WORDS = {
+    "_key_hand": "Says that you are watching and hold no cards.",
+    "_open_game_menu": "The game menu: resume, settings, stop watching.",
+    "_chat_open": "Chat: type a message to the other watchers, and to the players too if the host lets it through.",
+    "_who": "Who is at the table, and who is watching.",
+}
+"""What the help says of the table's keys for a watcher."""
+_WATCHER_TABLE = tuple(Binding(b.keys, _WATCHER_WORDS.get(b.method, b.description), b.method) for b in _TABLE
+                       if b.method not in ("_call_muggins", "_advice", "_card_left", "_card_right"))
+"""The table's keys that do something for a watcher (the moves' keys are the watching moment's)."""
+_WATCHER_ONLINE = tuple(Binding(b.keys, _WATCHER_WORDS.get(b.method, b.description), b.method) for b in _ONLINE)
+"""The online table's keys, as a watcher has them."""
+
+
 _TYPING = (
     Binding(("enter",), "Done: take what you typed.", "_typing_done"),
     Binding(("escape",), "Cancel and go back.", "_typing_cancel"),

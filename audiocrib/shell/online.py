@@ -185,6 +185,8 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
             if self.mode is Mode.GAME and not self.holding:
                 self._say_where_it_stands()
             self.table.poll()  # what happened meanwhile, then the question, once
+            if self.watching and self.mode is Mode.GAME and not self.holding:
+                self.say(self.turn_text())  # whose turn, as on arrival
             return
         if self.mode is not Mode.CONNECTING:  # back in the lobby, a new table's menu, the waiting room, a line
             self.say("Connected again.")
@@ -461,7 +463,12 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
         if client is None or client.state is None:
             self.say("Chat is for the people at your table; sit at a table first.")
             return
-        self._ask_line(LineEdit("Message", 300), "Type your message, then press Enter to send it; Escape cancels.",
+        watch = client.state.watch if client.watching else None
+        where = "" if watch is None else ("Your message goes to the players and the other watchers. " if watch.chat
+                                          else "Your message goes to the other watchers only. ")
+        ask = f"{where}Type it, then press Enter to send it; Escape cancels." if where else \
+            "Type your message, then press Enter to send it; Escape cancels."
+        self._ask_line(LineEdit("Message", 300), ask,
                        self._chat_send, lambda: self.say("Not sent."))
 
     def _chat_send(self, text: str) -> None:

@@ -50,21 +50,28 @@ class WatchingScreens(TypedLines):
         if found is not None and found.started:
             self._watch_answer(client.watch(number))
         else:
-            self._seated(client.join(number))
+            self._join_or_watch(number)
 
-    def _join_by_code(self, code: str) -> None:
-        """A code typed in the lobby: sit at that table, or watch it if its game is under way (a refusal of both
-        is said as the seat's)."""
+    def _join_or_watch(self, reference: str) -> None:
+        """Sit at the table ``reference`` names, or watch it if its game is under way; a full table not yet begun
+        is refused as watching one is ("has not begun; there is nothing to watch yet"), any other as the seat's."""
         client = self.client
         if client is None:
             return
-        joined = client.join(code)
+        joined = client.join(reference)
         if isinstance(joined, str):
-            watched = client.watch(code)
+            watched = client.watch(reference)
             if isinstance(watched, m.TableState):
                 self._watch_answer(watched)
                 return
+            if joined.endswith("has no seat open.") and watched.endswith("nothing to watch yet."):
+                joined = watched
         self._seated(joined)
+
+    def _join_by_code(self, code: str) -> None:
+        """A code typed in the lobby: sit at that table, or watch it if its game is under way (refused as
+        `_join_or_watch` says)."""
+        self._join_or_watch(code)
 
     def _watch_answer(self, answer: m.TableState | str) -> None:
         """The server's answer to watching: begin watching where the game stands (at one's own table, sit there)."""
@@ -76,7 +83,8 @@ class WatchingScreens(TypedLines):
             self.say("The server did not send the game; try again.")
             client.leave()
             return
-        self.say(f"You are watching table {answer.number}. {who_is_here(answer)}")
+        here = who_is_here(answer).replace(" You are watching, with ", " Watching with you: ")
+        self.say(f"You are watching table {answer.number}. {here.replace(' You are watching.', '')}")  # said once
         self.say("You hear every move; the question keys answer, w says who is here, slash chats with the other"
                  " watchers, and Escape, then Stop watching, goes back to the lobby.")
         events = client.view.events
@@ -132,7 +140,7 @@ class WatchingScreens(TypedLines):
             refused = client.watchers_leave()
         else:
             allowed = item != NO_WATCHERS and (item == LET_WATCHERS or state.watch.allowed)
-            chat = item == CHAT_THROUGH or (item not in (CHAT_AMONG, NO_WATCHERS) and state.watch.chat)
+            chat = item == CHAT_THROUGH or (item != CHAT_AMONG and state.watch.chat)
             refused = client.watch_settings(allowed, chat)
         if refused is not None:
             self.say(refused)
