@@ -2,11 +2,10 @@
 in one sentence (its table, when it ended, who, and the result), and one public match found by its table number.
 Enter on a match brings its whole log from the server and plays it back (`_replay`, the replay screen's).
 
-
 >>> from audiocrib.engine.rules import Rules
 >>> entry = PastMatchSummary(12, 1_790_000_000, Rules(), ("Ann", "Bob"), 1, 0, (1, 0), (121, 97))
->>> _line(entry, datetime.fromtimestamp(1_790_000_000 + 86_400))
-'Yesterday at ..., table 12, six-card, you against Ann: Ann won, 121 to 97'
+>>> _line(entry, datetime.fromtimestamp(1_790_000_000 + 86_400))  # doctest: +ELLIPSIS
+'Yesterday at ..., table 12, six-card, you against Ann: Ann won, one hundred twenty-one to ninety-seven'
 """
 
 from __future__ import annotations
