@@ -23,8 +23,8 @@ from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import watcher_seat
 from audiocrib.online.matches import MatchLog
 from audiocrib.online.messages import MAX_SERVER_MESSAGE_BYTES, decode_from_server
-from audiocrib.server.past_matches import CLOSED, NO_SUCH, PRIVATE, STILL_PLAYING
-from tests.test_serve import Client, Running, ask, hello, refused, until
+from audiocrib.server.past_matches import CLOSED, NO_SUCH, PRIVATE, STILL_PLAYING, TOO_MANY_LOGS
+from tests.test_serve import Client, Running, ask, hello, refused, serving, until
 from tests.test_serve_ratings import TOKENS, login, play_match, store_of
 
 pytestmark = pytest.mark.slow
@@ -203,3 +203,22 @@ def test_a_match_whose_rows_cannot_be_read_is_left_out_and_stops_nothing(tmp_pat
         log = past_matches.answer(store.reading, ann.id, AskMatchLog(1))  # its game's own header is whole
         assert isinstance(log, MatchLog) and log.rules == Rules(target=31)
         assert ratings.computed(store.reading)[ann.id].matches == 1
+
+
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[Running]:
+    """A server of this test's own: its limits are spent by the test."""
+    yield from serving(tmp_path / "data")
+
+
+def test_whole_logs_asked_for_too_fast_are_refused_so_one_client_cannot_busy_the_server(fresh_server: Running) -> None:
+    """A whole log is read, checked and sent in one piece (megabytes for a long match of six): an address may ask
+    for five at once, then one every five seconds; the sixth at once is refused, and other requests go on."""
+    async def go() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(fresh_server.url) as ann:
+            await login(ann, "Ann", fresh_server.port)
+            said = [refused(await ask(ann, {"type": "match_log", "table": 999_999})) for _ in range(6)]
+            assert said == [NO_SUCH.format(999_999)] * 5 + [TOO_MANY_LOGS]
+            assert (await ask(ann, {"type": "past_matches"}))["matches"] == []  # the list is cheap and goes on
+
+    asyncio.run(go())

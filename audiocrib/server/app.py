@@ -27,6 +27,7 @@ from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
 from audiocrib.engine.numbers import number_words
 from audiocrib.online import messages as m
 from audiocrib.online.fields import ProtocolError
+from audiocrib.online.matches import AskMatchLog
 from audiocrib.online.moderation import MODERATOR_WELCOME
 from audiocrib.server import past_matches, ratings
 from audiocrib.server.accounts import SIGNED_OUT, Accounts
@@ -36,6 +37,7 @@ from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
 from audiocrib.server.lobby import TOO_MANY_NAMES, TOO_MANY_TABLES, Board, wait_words
 from audiocrib.server.moderating import Moderation, Online
 from audiocrib.server.outbox import Carried, Mailbox, Outbox, ServerSocket, store_failed
+from audiocrib.server.past_matches import TOO_MANY_LOGS
 from audiocrib.server.proxy import NO_PROXIES, Proxies, client_address, origin_allowed
 from audiocrib.server.records import Player, StoreError
 from audiocrib.server.room import Outgoing
@@ -63,6 +65,7 @@ class _Address:
     names: TokenBucket
     tables: TokenBucket
     sign_ins: TokenBucket
+    match_logs: TokenBucket
     open: int = 0
     connections: set[_Connection] = field(default_factory=set)
     cut_at: float = -1e9
@@ -70,7 +73,8 @@ class _Address:
 
     def idle(self) -> bool:
         return self.open == 0 and all(b.full for b in (self.messages, self.connects, self.wrong_passwords,
-                                                         self.names, self.tables, self.sign_ins))
+                                                         self.names, self.tables, self.sign_ins,
+                                                         self.match_logs))
 
     def heaviest(self) -> _Connection | None:
         """The connection from here that sent the most lately and is not being closed already."""
@@ -145,7 +149,8 @@ class Server(TableDesk):
                              TokenBucket(lim.connects_rate, lim.connects_burst),
                              TokenBucket(lim.wrong_passwords_rate, lim.wrong_passwords_burst),
                              per_hour(lim.new_names_per_hour), per_hour(lim.new_tables_per_hour),
-                             TokenBucket(lim.sign_ins_rate, lim.sign_ins_burst))
+                             TokenBucket(lim.sign_ins_rate, lim.sign_ins_burst),
+                             TokenBucket(lim.match_logs_rate, lim.match_logs_burst))
             self._addresses[remote] = found
         return found
 
@@ -361,6 +366,8 @@ class Server(TableDesk):
                 return [(None, self._lobby())]
             return [(None, self._table_state(connection.table, player))]
         if isinstance(message, (*ratings.ASKED, *past_matches.ASKED)):  # the room's life: modules of their own
+            if isinstance(message, AskMatchLog) and not connection.address.match_logs.take():
+                raise ProtocolError(TOO_MANY_LOGS)
             answering = ratings.answer if isinstance(message, ratings.ASKED) else past_matches.answer
             return [(None, answering(self.store.reading, player.id, message))]
         raise ProtocolError("That type of message is not part of the protocol.")  # pragma: no cover

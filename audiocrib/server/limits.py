@@ -151,6 +151,11 @@ class Limits:
     is an Argon2id hash, tens of milliseconds of CPU), on average..."""
     sign_ins_burst: int = 10
     """...and at once."""
+    match_logs_rate: float = 0.2
+    """Whole logs of past matches a second one address may ask for (each is read from the store, checked and sent
+    whole: up to some megabytes for a long match of six), on average..."""
+    match_logs_burst: int = 5
+    """...and at once; one over the limit is refused with a sentence (`TOO_MANY_LOGS`)."""
     name_sign_ins_rate: float = 1 / 30
     """Password tries a second for one name, from any address (one every thirty seconds), on average..."""
     name_sign_ins_burst: int = 5

@@ -31,7 +31,7 @@ from audiocrib.online.base import Message
 from audiocrib.online.fields import ProtocolError
 from audiocrib.online.matches import PAST_PAGE, AskMatchLog, AskPastMatches, MatchLog, PastMatchList, PastMatchSummary
 
-__all__ = ["ASKED", "answer", "match_end", "record_end"]
+__all__ = ["ASKED", "TOO_MANY_LOGS", "answer", "match_end", "record_end"]
 
 ASKED = (AskPastMatches, AskMatchLog)
 """The messages `answer` answers."""
@@ -41,6 +41,8 @@ NOT_BEGUN = "Table {} has not begun its match; it can be heard again once it is 
 PRIVATE = "Table {} was private; only its players can hear its match again."
 CLOSED = "Table {} was closed before its match was won; there is no match to hear again."
 NO_SUCH = "There is no table {} on this server."
+TOO_MANY_LOGS = "You have asked for many matches just now; wait a few seconds, then ask again."
+"""Refusal of a past match's whole log past the address's limit (`Limits.match_logs_rate`)."""
 
 
 def record_end(db: sqlite3.Connection, table: int, how: str) -> None:
