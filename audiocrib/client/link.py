@@ -234,17 +234,18 @@ class Link:
         try:
             async with opener() as socket:
                 await socket.send_str(m.encode(self._hello()))
-                stopping = asyncio.ensure_future(self._stop.wait()) if self._stop else None
+                # one task a connection closes it when the link is stopped, which ends the wait for a frame: not a
+                # task and a wait for every frame, which a server running a thousand browsers' links pays for
+                stop = self._stop
+                closing = asyncio.ensure_future(_close_when(stop, socket)) if stop is not None else None
                 try:
                     while True:
-                        receiving = asyncio.ensure_future(socket.receive())
-                        done, _ = await asyncio.wait({receiving, *([stopping] if stopping else [])},
-                                                     return_when=asyncio.FIRST_COMPLETED)
-                        if receiving not in done:
-                            receiving.cancel()
-                            await socket.close()
+                        frame = await socket.receive()
+                        if stop is not None and stop.is_set():
+                            assert closing is not None
+                            with contextlib.suppress(Exception):
+                                await closing
                             return "", welcomed
-                        frame = receiving.result()
                         if frame.type is not aiohttp.WSMsgType.TEXT:
                             reason = _close_reason(socket, frame)
                             if reason == ELSEWHERE:  # reconnecting would close the other copy's, and so on
@@ -274,8 +275,8 @@ class Link:
                             continue
                         self._take(message)
                 finally:
-                    if stopping is not None:
-                        stopping.cancel()
+                    if closing is not None and not closing.done():
+                        closing.cancel()
                     self._disconnected()
                     self._release_waiters()
         except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as error:
@@ -313,6 +314,12 @@ def web_socket_opener(session: aiohttp.ClientSession, url: str, ssl_context: ssl
         return session.ws_connect(url, heartbeat=20.0, max_msg_size=m.MAX_SERVER_MESSAGE_BYTES, headers=headers,
                                   ssl=ssl_context if ssl_context is not None else True)
     return opener
+
+
+async def _close_when(stop: asyncio.Event, socket: ClientSocket) -> None:
+    """Close ``socket`` once ``stop`` is set (its reader then gets the close)."""
+    await stop.wait()
+    await socket.close()
 
 
 def _close_reason(socket: ClientSocket, frame: aiohttp.WSMessage) -> str:

@@ -333,6 +333,8 @@ class RemoteTable:
         self._view = client.view
         """The view the shell plays from: taken from the client only on the shell's loop (in `poll`, and after a
         move), so the game never moves on under the shell before it has narrated the news."""
+        self._waiting_view: PlayerView | None = None
+        self._waiting: frozenset[int] = frozenset()
 
     @property
     def seat(self) -> int:
@@ -357,7 +359,10 @@ class RemoteTable:
 
     def waiting_for(self) -> frozenset[int]:
         """The seats the game waits on, read from the view."""
-        return waiting_in(self.view())
+        view = self.view()
+        if view is not self._waiting_view:  # asked many times a turn (each key's moment), worked out once a view
+            self._waiting_view, self._waiting = view, waiting_in(view)
+        return self._waiting
 
     def view(self) -> PlayerView:
         """The view the server sent last, as the shell last took it."""

@@ -68,6 +68,7 @@ class LocalEnd:
         self.closed = self.other.closed = True
         self.close_code = code
         self.other._frames.put_nowait(WSMessage(WSMsgType.CLOSE, code, message.decode("ascii", "replace")))
+        self._frames.put_nowait(WSMessage(WSMsgType.CLOSED, None, None))  # a wait at this end ends, as aiohttp's
         return True
 
 

@@ -26,13 +26,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from audiocrib.engine.cards import Card
 from audiocrib.engine.phase import Phase
+from audiocrib.engine.views import PlayerView
 from audiocrib.online.sayings import who_is_here
 from audiocrib.shell.keys import Mode
 from audiocrib.shell.session import Session
 from audiocrib.telling import answers
 
-__all__ = ["MENU_MODES", "describe"]
+__all__ = ["MENU_MODES", "ScreenMemo", "describe"]
 
 MENU_MODES = frozenset({Mode.MAIN, Mode.SETUP, Mode.SETTINGS, Mode.GAME_MENU, Mode.PRACTICE, Mode.SOUND_TEST,
                         Mode.LOBBY, Mode.CREATE, Mode.WAITING_ROOM, Mode.PEOPLE})
@@ -42,8 +44,34 @@ _DECISIONS = frozenset({"discard", "play"})
 """The moments the coach advises on: the lay-away and a card to lay."""
 
 
-def describe(session: Session) -> dict[str, Any]:
-    """The "screen" message for ``session`` as it is now."""
+class ScreenMemo:
+    """What `describe` read from one view, kept while the session's view stays the same object: a session's screen
+    is described after every key, but its view changes only with the server's news."""
+
+    def __init__(self) -> None:
+        self.view: PlayerView | None = None
+        self.cards: tuple[tuple[Card, str, str, bool], ...] = ()
+        """The hand: each card, its name, its notation, and whether it may be played now."""
+        self.status: tuple[str, ...] = ()
+        """The status lines that come from the view alone: the scores, whose crib, the starter, then the table or
+        the count."""
+
+    def read(self, view: PlayerView, cards: list[Card]) -> None:
+        """Work out what ``view`` shows (``cards`` being the hand in the order its positions count)."""
+        self.view = None  # until all is read: a view that cannot be read now is read again next time
+        self.cards = tuple((card, card.name, str(card), card in view.playable) for card in cards)
+        status = [answers.scores(view), answers.crib_owner(view), answers.starter(view)]
+        if view.phase in (Phase.PLAY, Phase.PEG_CLAIM):
+            status.append(answers.table(view))
+        elif view.phase is not Phase.DISCARD:
+            status.append(answers.count(view))  # the hand being counted, or the last one shown
+        self.status = tuple(status)
+        self.view = view
+
+
+def describe(session: Session, memo: ScreenMemo | None = None) -> dict[str, Any]:
+    """The "screen" message for ``session`` as it is now (with ``memo``, what was read from its view before is
+    not read again)."""
     mode = session.mode
     typing = None
     title = mode.value[0].upper() + mode.value[1:]
@@ -62,7 +90,7 @@ def describe(session: Session) -> dict[str, Any]:
     at_table = mode in _AT_TABLE or (mode is Mode.TYPING and session.line_from in _AT_TABLE)
     if at_table and session.table is not None:
         try:
-            hand, status = _table(session)
+            hand, status = _table(session, memo if memo is not None else ScreenMemo())
         except Exception:  # a table between two states has no reading for a moment; the next screen will
             hand, status = [], []
     elif mode is Mode.WAITING_ROOM and session.client is not None and session.client.state is not None:
@@ -83,7 +111,8 @@ def _enter_words(session: Session) -> str | None:
     where Enter makes no move of the player's (away from the table, or while others are to move)."""
     if session.mode is not Mode.GAME or session.moment in ("waiting", "watching"):
         return None
-    return next((b.description for b in session._as_here(session._own_keys()) if "enter" in b.keys), None)
+    enter = next((b for b in session._own_keys() if "enter" in b.keys), None)
+    return session._as_here((enter,))[0].description if enter is not None else None
 
 
 def _advice_words(session: Session) -> str | None:
@@ -97,21 +126,19 @@ def _advice_words(session: Session) -> str | None:
     return next((b.description for b in session.bindings() if b.method == "_advice"), None)
 
 
-def _table(session: Session) -> tuple[list[dict[str, Any]], list[str]]:
+def _table(session: Session, memo: ScreenMemo) -> tuple[list[dict[str, Any]], list[str]]:
     view = session.view()
+    if view is not memo.view:
+        memo.read(view, session._hand())
     moment = session.moment
     hand = []
-    cards = session._hand()
-    for index, card in enumerate(cards):
-        entry: dict[str, Any] = {"label": card.name, "short": str(card), "marked": card in session.marked}
+    cards = memo.cards
+    for index, (card, label, short, playable) in enumerate(cards):
+        entry: dict[str, Any] = {"label": label, "short": short, "marked": card in session.marked}
         if moment == "play":
-            entry["playable"] = card in view.playable
+            entry["playable"] = playable
         if moment in ("discard", "play"):
             entry["current"] = index == session.cursor % len(cards)  # the card you are on (space, Enter)
         hand.append(entry)
-    status = [answers.scores(view), session.turn_text(), answers.crib_owner(view), answers.starter(view)]
-    if view.phase in (Phase.PLAY, Phase.PEG_CLAIM):
-        status.append(answers.table(view))
-    elif view.phase is not Phase.DISCARD:
-        status.append(answers.count(view))  # the hand being counted, or the last one shown
-    return hand, status
+    crib, starter_line, *rest = memo.status[1:]
+    return hand, [memo.status[0], session.turn_text(), crib, starter_line, *rest]

@@ -30,11 +30,12 @@ from audiocrib.online.fields import NAME, TOKEN, ProtocolError
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.keys import BROWSER_HELP_KEY, Mode
 from audiocrib.shell.lineedit import too_long
+from audiocrib.shell.printing import LinePrinter
 from audiocrib.shell.session import Session
 from audiocrib.shell.settings import Settings
 from audiocrib.sound.player import cue_file
 from audiocrib.web.offloop import BrowserSession
-from audiocrib.web.screen import MENU_MODES, describe
+from audiocrib.web.screen import MENU_MODES, ScreenMemo, describe
 
 __all__ = ["BYE", "NO_LINE", "WebSession", "keep_settings", "read_settings"]
 
@@ -91,11 +92,15 @@ class WebCues:
         """Nothing to let go of."""
 
 
-class _Nowhere(io.StringIO):
-    """The announcer's screen: the page shows the lines, from the "say" messages."""
+class _Unprinted(LinePrinter):
+    """The announcer's printer: the page shows the lines, from the "say" messages, so none is held or written
+    (holding them would schedule a write on the loop for every announcement)."""
 
-    def write(self, text: str) -> int:
-        return len(text)
+    def __init__(self) -> None:
+        super().__init__(io.StringIO())
+
+    def print(self, text: str) -> None:
+        """Nothing: the "say" message carries the line."""
 
 
 def keep_settings(settings: Settings) -> dict[str, Any]:
@@ -168,6 +173,7 @@ class WebSession:
         self._kept_settings: Settings | None = None
         self._shown: dict[str, Any] = {}
         """The screen the browser was last sent."""
+        self._memo = ScreenMemo()
         self.ended = asyncio.Event()
         """Set once the session has ended and let go of its connection."""
 
@@ -201,7 +207,9 @@ class WebSession:
             hello, deliver, changed, ssl_context = parts
             return LoopLink(url, hello, deliver, changed, self._opener, self._wake.set, ssl_context)
 
-        session = BrowserSession(Announcer(WebSpeaker(self._told), _Nowhere()),
+        announcer = Announcer(WebSpeaker(self._told))
+        announcer.printer = _Unprinted()
+        session = BrowserSession(announcer,
                                  settings=self._settings or Settings(review=BROWSER_REVIEW),
                                  player=WebCues(self._told),
                                  open_speech=speech, online_address=self.address)
@@ -270,7 +278,7 @@ class WebSession:
 
     def _show(self, session: Session) -> None:
         """Send the screen and what the browser keeps, each when it changed."""
-        screen = describe(session)
+        screen = describe(session, self._memo)
         if screen != self._shown:
             self._shown = screen
             self._send(screen)
