@@ -115,6 +115,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--py-spy", type=Path, help="record the server with py-spy at the largest size, to this file")
     parser.add_argument("--gateways", type=int, default=0, help="the tabs on K gateway processes (audiocrib web),"
                         " the server leaving its page to them (default 0: the server's own page)")
+    parser.add_argument("--stagger", type=float, default=0.0, help="each table's first move at random within this"
+                        " many seconds, so that the tables do not all reach the show together (default 0: within"
+                        " the 2 s of a move; keep --warm at least this)")
+    parser.add_argument("--cprofile", type=Path, help="run the server under cProfile (one size), its figures to"
+                        " this file")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     sizes, seconds, warm, idle, play = args.tabs, args.seconds, args.warm, args.idle, args.play
@@ -124,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     for size in [size for size in sizes for _ in range(max(1, args.repeat))]:
         spy = args.py_spy if size == max(sizes) and not any(f["tabs"] == size for f in found) else None
         print(f"{size} tabs:", file=sys.stderr, flush=True)
-        found.append(run(size, seconds, warm, idle, args.processes, size if play < 0 else play, spy, args.gateways))
+        found.append(run(size, seconds, warm, idle, args.processes, size if play < 0 else play, spy, args.gateways,
+                         args.stagger, args.cprofile))
         print(json.dumps(found[-1]), flush=True)
         if "by_thread" in found[-1]:
             _print_profile(found[-1])

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from aiohttp import WSCloseCode, WSMsgType
 
+import audiocrib.web.gateway as gateway_module
 from audiocrib.client.awaiting import in_shell_task, run_shell, wait_here
 from audiocrib.client.link import NO_ANSWER
 from audiocrib.client.looplink import LoopLink
 from audiocrib.online import messages as m
+from audiocrib.server.limits import Limits
+from audiocrib.web.gateway import Gateway, _Tab
 from audiocrib.web.local import LocalEnd, local_pair
 from tests.test_serve import Running, serving
 from tests.web_client import Page, make_table, sign_in
@@ -236,3 +241,64 @@ def test_a_loop_links_request_gets_its_answer_or_gives_up_in_time_while_the_loop
 
     asyncio.run(script())
     assert woken and heard[:1] == [m.Notice("Heard.")]
+
+
+class _SlowPage:
+    """A page's socket as the gateway's tab sees it, which takes frames at once until ``slow`` is set, then holds
+    each send until ``taken`` is set (its buffer full, as when a page stops reading)."""
+
+    def __init__(self) -> None:
+        self.frames: list[object] = []
+        self.slow = False
+        self.taken = asyncio.Event()
+        self.closed = False
+        self.close_message = b""
+
+    async def send_str(self, data: str) -> None:
+        if self.closed:
+            raise ConnectionResetError("closed")
+        self.frames.append(json.loads(data))
+        if self.slow:
+            await self.taken.wait()
+
+    async def close(self, *, code: int = 1000, message: bytes = b"") -> bool:
+        self.closed, self.close_message = True, message
+        return True
+
+
+def test_a_tabs_frames_go_in_order_through_a_slow_page_and_a_page_that_stops_reading_is_closed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async def script() -> None:
+        page = _SlowPage()
+        gateway = Gateway(Limits(), lambda remote: cast(Any, None), "here")
+        tab = _Tab(gateway, cast(Any, page), "127.0.0.1")
+        tab.send({"n": 0})
+        tab.send({"n": 1})  # one go: one frame
+        await asyncio.sleep(0)
+        assert page.frames == [[{"n": 0}, {"n": 1}]]
+        page.slow = True
+        for n in range(2, 6):
+            tab.send({"n": n})
+            await asyncio.sleep(0)
+        assert page.frames[1:] == [{"n": 2}]  # the page has not taken it: the rest wait, in order
+        page.slow = False
+        page.taken.set()
+        for _ in range(10):
+            await asyncio.sleep(0)
+        assert page.frames[1:] == [{"n": n} for n in range(2, 6)]
+        assert tab.sending is None and not tab.outbox
+        tab.send({"n": 6})  # kept up again: sent at once
+        await asyncio.sleep(0)
+        assert page.frames[-1] == {"n": 6}
+
+        monkeypatch.setattr(gateway_module, "MOST_OUTBOX", 5)
+        page.slow, page.taken = True, asyncio.Event()
+        for n in range(7, 20):
+            tab.send({"n": n})
+            await asyncio.sleep(0)
+        for _ in range(10):
+            await asyncio.sleep(0)
+        assert page.closed and page.close_message == b"The page stopped reading."
+        assert page.frames[-1] == {"n": 7}  # nothing after the frame it never took
+
+    asyncio.run(script())

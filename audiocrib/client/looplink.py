@@ -15,7 +15,7 @@ import ssl
 from collections import deque
 from collections.abc import Callable
 
-from audiocrib.client.awaiting import in_shell_task, wait_here
+from audiocrib.client.awaiting import in_shell_task, started_now, wait_here
 from audiocrib.client.link import NOT_CONNECTED, Link, LinkState, Opener, _Waiter
 from audiocrib.online import messages as m
 
@@ -107,7 +107,7 @@ class LoopLink(Link):
             return False
         self._outgoing.append(m.encode(message))
         if self._writer is None:
-            self._writer = asyncio.get_running_loop().create_task(self._write())
+            self._writer = started_now(self._write())  # sent at once, unless the socket makes it wait
         return True
 
     async def _write(self) -> None:

@@ -15,11 +15,13 @@ import contextlib
 import json
 import logging
 import ssl
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from audiocrib.client.awaiting import started_now
 from audiocrib.client.link import Opener
 from audiocrib.engine.text import printable
 from audiocrib.server.limits import Limits, TokenBucket
@@ -148,7 +150,9 @@ class Gateway:
             bucket = self._connects[remote] = TokenBucket(lim.connects_rate, lim.connects_burst)
         if not bucket.take():
             return web.Response(status=429, text="Too many new connections from your address; wait a little.\n")
-        socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30.0, timeout=5.0)
+        # no compression, though browsers offer it: a tab's frames are small, and each socket's compressor would
+        # cost the server hundreds of KB and some CPU for every frame
+        socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30.0, timeout=5.0, compress=False)
         await socket.prepare(request)
         self._open[remote] = self._open.get(remote, 0) + 1
         self.sockets.add(socket)
@@ -204,7 +208,10 @@ class _Tab:
         self.refusals = TokenBucket(lim.refusals_rate, lim.refusals_burst)
         self.session: WebSession | None = None
         self.task: asyncio.Task[None] | None = None
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.outbox: deque[str] = deque()
+        """Frames waiting for the page to read the ones before (empty while it keeps up)."""
+        self.sending: asyncio.Task[None] | None = None
+        """The task finishing a send the page was slow to take, which sends the rest of the outbox after it."""
         self.burst: list[dict[str, Any]] = []
         self.loop = asyncio.get_running_loop()
 
@@ -216,22 +223,37 @@ class _Tab:
 
     def _flush(self) -> None:
         burst, self.burst = self.burst, []
-        if burst:
-            self.outbox.put_nowait(json.dumps(burst[0] if len(burst) == 1 else burst))
+        if not burst or self.socket.closed:
+            return
+        frame = json.dumps(burst[0] if len(burst) == 1 else burst)
+        if self.sending is not None:  # behind a frame the page has not yet taken
+            if len(self.outbox) >= MOST_OUTBOX:
+                self.outbox.clear()
+                self.sending.cancel()
+                self.sending = asyncio.ensure_future(self._close_slow())
+                return
+            self.outbox.append(frame)
+            return
+        # sent here and now, as a page that keeps up takes it; only a send the page is slow to take becomes a task,
+        # and the frames after it wait their turn in the outbox
+        self.outbox.append(frame)
+        self.sending = started_now(self._send_outbox())
+        if self.sending is not None:
+            self.sending.add_done_callback(self._sent)
 
-    async def _writer(self) -> None:
-        while True:
-            frame = await self.outbox.get()
-            if frame is None or self.socket.closed:
-                return
-            if self.outbox.qsize() > MOST_OUTBOX:
-                await self.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"The page stopped reading.")
-                return
-            with contextlib.suppress(ConnectionError):
-                await self.socket.send_str(frame)
+    async def _send_outbox(self) -> None:
+        with contextlib.suppress(ConnectionError):
+            while self.outbox and not self.socket.closed:
+                await self.socket.send_str(self.outbox.popleft())
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        if self.sending is task:
+            self.sending = None
+
+    async def _close_slow(self) -> None:
+        await self.socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"The page stopped reading.")
 
     async def run(self) -> None:
-        writer = asyncio.ensure_future(self._writer())
         try:
             await self._read()
         finally:
@@ -241,10 +263,9 @@ class _Tab:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(asyncio.shield(self.task), 5)
             self._flush()
-            self.outbox.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 5)
-            writer.cancel()
+            if self.sending is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(self.sending), 5)
 
     async def _read(self) -> None:
         socket, limits = self.socket, self.gateway.limits

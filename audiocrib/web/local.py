@@ -9,6 +9,7 @@ WebSocket: text frames each way, and a close with a code and a reason.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, cast
@@ -29,17 +30,26 @@ class LocalEnd:
     """One end of an in-process connection: what is sent here is received at the other end, in order."""
 
     def __init__(self) -> None:
-        self._frames: asyncio.Queue[WSMessage] = asyncio.Queue()
+        # a deque and one future while a reader waits: an asyncio.Queue makes a coroutine and a future for every
+        # frame, which a thousand tabs' sessions pay for at every key
+        self._frames: deque[WSMessage] = deque()
+        self._reader: asyncio.Future[None] | None = None
         self.other: LocalEnd = self
         self.closed = False
         """True once either end has closed."""
         self.close_code: int | None = None
 
+    def _put(self, frame: WSMessage) -> None:
+        self._frames.append(frame)
+        reader = self._reader
+        if reader is not None and not reader.done():
+            reader.set_result(None)
+
     async def send_str(self, data: str) -> None:
         """Send one text frame to the other end."""
         if self.closed:
             raise ConnectionResetError("The connection is closed.")
-        self.other._frames.put_nowait(WSMessage(WSMsgType.TEXT, data, None))
+        self.other._put(WSMessage(WSMsgType.TEXT, data, None))
 
     async def send_message(self, message: object) -> None:
         """Hand one of the server's messages itself to the other end (as a text frame whose ``extra`` is the
@@ -47,15 +57,23 @@ class LocalEnd:
         if self.closed:
             raise ConnectionResetError("The connection is closed.")
         # aiohttp types ``extra`` as text; a frame of this connection carries the message there
-        self.other._frames.put_nowait(WSMessage(WSMsgType.TEXT, "", cast(Any, message)))
+        self.other._put(WSMessage(WSMsgType.TEXT, "", cast(Any, message)))
 
     async def receive(self, timeout: float | None = None) -> WSMessage:
         """The next frame from the other end (a CLOSE frame, with its code and reason, once it has closed);
         `TimeoutError` after ``timeout`` seconds."""
-        if self.closed and self._frames.empty():
-            return WSMessage(WSMsgType.CLOSED, None, None)
-        frame = await asyncio.wait_for(self._frames.get(), timeout) if timeout is not None else \
-            await self._frames.get()
+        if not self._frames:
+            if self.closed:
+                return WSMessage(WSMsgType.CLOSED, None, None)
+            self._reader = asyncio.get_running_loop().create_future()
+            try:
+                if timeout is None:
+                    await self._reader
+                else:
+                    await asyncio.wait_for(self._reader, timeout)
+            finally:
+                self._reader = None
+        frame = self._frames.popleft()
         if frame.type is WSMsgType.CLOSE:
             self.closed = True
             self.close_code = frame.data
@@ -67,8 +85,8 @@ class LocalEnd:
             return False
         self.closed = self.other.closed = True
         self.close_code = code
-        self.other._frames.put_nowait(WSMessage(WSMsgType.CLOSE, code, message.decode("ascii", "replace")))
-        self._frames.put_nowait(WSMessage(WSMsgType.CLOSED, None, None))  # a wait at this end ends, as aiohttp's
+        self.other._put(WSMessage(WSMsgType.CLOSE, code, message.decode("ascii", "replace")))
+        self._put(WSMessage(WSMsgType.CLOSED, None, None))  # a wait at this end ends, as aiohttp's does
         return True
 
 

@@ -35,6 +35,8 @@ class Figures:
     """What one client process measured in the window."""
 
     move_latencies: list[float] = field(default_factory=list)
+    move_times: list[tuple[float, float]] = field(default_factory=list)
+    """Each move's moment heard (``time.monotonic``, the same clock in every process) and latency."""
     key_latencies: list[float] = field(default_factory=list)
     moves_made: int = 0
     moves_heard: int = 0
@@ -110,13 +112,13 @@ class Table:
             figures.moves_heard += heard
         return True
 
-    async def paced(self, stop_at: float, figures: Figures) -> None:
+    async def paced(self, stop_at: float, figures: Figures, stagger: float = 0.0) -> None:
         """A move every `PACE` seconds, on the table's own timetable (from a moment of its own at random), until
         ``stop_at`` or the match's end. A move made late (the server was slow, or the other tab still waited for a
         ``say``) does not move the table's timetable: otherwise every table held up by one slow moment would move
         at the same instant ever after, and the server would be measured under bursts that people, each at their
         own pace, never make."""
-        due_at = time.monotonic() + random.uniform(0.0, PACE)
+        due_at = time.monotonic() + random.uniform(0.0, max(PACE, stagger))
         while time.monotonic() < stop_at and not self.over:
             wait = due_at - time.monotonic()
             if wait > 0:
@@ -185,8 +187,8 @@ async def _play(tabs: dict[int, Tab], numbers: list[int], pipe: Connection, figu
     for start in range(0, len(tables), AT_ONCE):
         await asyncio.gather(*(t.sit() for t in tables[start:start + AT_ONCE]))
     pipe.send(("ready", len(tables)))
-    _, measure_at, stop_at = await loop.run_in_executor(None, pipe.recv)
-    runs = [loop.create_task(t.paced(stop_at, figures)) for t in tables]
+    _, measure_at, stop_at, stagger = await loop.run_in_executor(None, pipe.recv)
+    runs = [loop.create_task(t.paced(stop_at, figures, stagger)) for t in tables]
     runs += [loop.create_task(t.questions(tab, stop_at, figures)) for t in tables for tab in t.tabs]
     await asyncio.sleep(max(0.0, measure_at - time.monotonic()))
     cpu_before = time.process_time()
@@ -198,6 +200,7 @@ async def _play(tabs: dict[int, Tab], numbers: list[int], pipe: Connection, figu
     for tab in tabs.values():
         tab.measuring = False
         figures.move_latencies += tab.move_latencies
+        figures.move_times += tab.move_times
         figures.key_latencies += tab.key_latencies
         figures.lost += tab.lost
         if tab.closed is not None:

@@ -28,16 +28,20 @@ class NeverSeated(SystemExit):
 
 
 def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: int, play: int = 0,
-        py_spy: Path | None = None, gateways: int = 0) -> dict[str, Any]:
+        py_spy: Path | None = None, gateways: int = 0, stagger: float = 0.0,
+        cprofile: Path | None = None) -> dict[str, Any]:
     """One server; ``play`` players on ``/play`` at pace; ``tabs`` tabs signed in and measured idle for
     ``idle_seconds``, then seated two at a table and measured for ``seconds`` after ``warm`` seconds. The tabs
     open the page's socket on the server's own port, or with ``gateways`` on that many gateway processes (a
     table's two tabs on two of them; the server's figures are then its own only, each gateway's reported
-    apart)."""
+    apart). With ``stagger``, each table makes its first move at a moment of its own within that many seconds
+    after the tables are told to begin (else within `PACE`), so that they do not all reach the show together;
+    with ``cprofile``, the server runs under cProfile, its figures written to that file as it stops."""
     context = multiprocessing.get_context("spawn")
     tabs -= tabs % 2
     with tempfile.TemporaryDirectory(prefix="bench-tabs-") as folder:
-        server = Server(Path(folder) / "data", options=("--most-tabs", str(tabs + 10)) if not gateways else
+        server = Server(Path(folder) / "data", profile=cprofile,
+                        options=("--most-tabs", str(tabs + 10)) if not gateways else
                         ("--most-tabs", "0", "--trust-proxy", "127.0.0.1"))
         started: list[tuple[Any, Connection]] = []
         ours_gateways: list[Gateway] = []
@@ -68,8 +72,10 @@ def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: 
             seated_seconds = time.monotonic() - began
             seated_rss = server.rss_bytes()
             measure_at = time.monotonic() + warm
-            for _, pipe in started:
+            for _, pipe in players:
                 pipe.send(("go", measure_at, measure_at + seconds))
+            for _, pipe in ours:
+                pipe.send(("go", measure_at, measure_at + seconds, stagger))
             time.sleep(max(0.0, measure_at - time.monotonic()))
             window = Window(server)
             gateway_windows = [Window(gateway) for gateway in ours_gateways]
@@ -90,6 +96,7 @@ def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: 
             for gateway in ours_gateways:
                 gateway.stop()
             err = server.stop()
+            open("/tmp/s26/server_err.txt", "w").write(err)
     found: dict[str, Any] = {"tabs": tabs, "play": play // 2 * 2, "seconds": seconds,
                              "sign_in_seconds": round(signed_seconds, 1), "seat_seconds": round(seated_seconds, 1)}
     found.update(_tab_summary(tabs, seconds, tab_results, playing))
@@ -141,12 +148,28 @@ def _latency(values: list[float]) -> dict[str, Any]:
             "p99_ms": _ms(values, 0.99), "most_ms": _ms(values, 1.0)}
 
 
+def _slow_seconds(times: list[tuple[float, float]]) -> list[list[float]]:
+    """For each second of the window in which some move was heard over 100 ms after it was made: the second
+    (from the first move heard), how many moves were, and the longest (ms). Queues that come and go show here as a
+    few seconds with many slow moves, a slow server as slow moves in every second."""
+    if not times:
+        return []
+    first = min(at for at, _ in times)
+    print("FIRST", time.time() - (time.monotonic() - first), file=sys.stderr)
+    seconds: dict[int, list[float]] = {}
+    for at, latency in times:
+        if latency > 0.1:
+            seconds.setdefault(int(at - first), []).append(latency)
+    return [[second, len(slow), round(max(slow) * 1000)] for second, slow in sorted(seconds.items())]
+
+
 def _tab_summary(tabs: int, seconds: float, results: list[dict[str, Any]], playing: dict[str, Any]) -> dict[str, Any]:
     total = {key: sum(r[key] for r in results) for key in ("moves_made", "moves_heard", "keys", "lost",
                                                            "matches_ended", "cpu_seconds")}
     closes = [c for r in results for c in r["closes"]]
     return {
         "move": _latency([x for r in results for x in r["move_latencies"]]),
+        "slow_seconds": _slow_seconds([x for r in results for x in r["move_times"]]),
         "key": _latency([x for r in results for x in r["key_latencies"]]),
         "moves_asked_per_second": round(tabs / 2 / PACE, 1),
         "moves_made_per_second": round(total["moves_made"] / seconds, 1),

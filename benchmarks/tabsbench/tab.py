@@ -44,6 +44,7 @@ class Tab:
         self.asked_at: float | None = None
         self.moved_at: float | None = None
         self.move_latencies: list[float] = []
+        self.move_times: list[tuple[float, float]] = []
         self.key_latencies: list[float] = []
         self.measuring = False
         self.lost = 0
@@ -86,6 +87,7 @@ class Tab:
         if self.heard_since is not None:
             if self.measuring:
                 self.move_latencies.append(now - self.heard_since)
+                self.move_times.append((now, now - self.heard_since))
             self.heard_since = None
         elif self.asked_at is not None:
             if self.measuring:
