@@ -96,7 +96,6 @@ def run(tabs: int, seconds: float, warm: float, idle_seconds: float, processes: 
             for gateway in ours_gateways:
                 gateway.stop()
             err = server.stop()
-            open("/tmp/s26/server_err.txt", "w").write(err)
     found: dict[str, Any] = {"tabs": tabs, "play": play // 2 * 2, "seconds": seconds,
                              "sign_in_seconds": round(signed_seconds, 1), "seat_seconds": round(seated_seconds, 1)}
     found.update(_tab_summary(tabs, seconds, tab_results, playing))
@@ -155,7 +154,6 @@ def _slow_seconds(times: list[tuple[float, float]]) -> list[list[float]]:
     if not times:
         return []
     first = min(at for at, _ in times)
-    print("FIRST", time.time() - (time.monotonic() - first), file=sys.stderr)
     seconds: dict[int, list[float]] = {}
     for at, latency in times:
         if latency > 0.1:
