@@ -10,6 +10,7 @@ import json
 import random
 import sqlite3
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -631,3 +632,34 @@ def test_only_those_who_heard_a_person_was_gone_hear_that_they_are_back(tmp_path
                                                (bob, "Cy has left the table for now; the table waits.")]
         assert notices(room.connected(cy, False)) == []  # the connection closed after: said already
         assert notices(room.connected(cy, True)) == [(ann, "Cy is back."), (bob, "Cy is back.")]
+
+
+def test_everyone_looking_back_at_the_same_moment_shares_one_replay_of_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a show each person pauses and looks back at the same moment: the game is replayed to it once for the
+    table, not once a person (a thousand tabs' shows cost the server that many replays)."""
+    rules, seats = SHAPES["four in teams, pegging by hand, muggins"]
+    with Store(tmp_path / "server.sqlite3") as store:
+        room, people = open_table(store, rules, seats)
+        rng = random.Random(26)
+        for _ in range(30):
+            step(store, room, people, rng)
+        game = room.game
+        assert game is not None
+        replays: list[int] = []
+        real_at = Game.at
+
+        def counted(self: Game, n: int, also: Iterable[int] = ()) -> Game:
+            replays.append(n)
+            return real_at(self, n, also)
+
+        monkeypatch.setattr(Game, "at", counted)
+        told = len(game.events) - 5
+        for person in people:
+            seat = room.seat_of(person)
+            assert seat is not None
+            past = room.look_back(person, told, ())
+            assert isinstance(past, PastView) and past.view == real_at(game, told).view(seat)
+        assert replays == [told]
+        assert isinstance(room.look_back(next(iter(people)), told - 1, ()), PastView)  # another moment: replayed
+        assert replays == [told, told - 1]

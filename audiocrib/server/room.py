@@ -74,6 +74,8 @@ class Room(TableSeats):
         super().__init__(store, table, game)
         self._computers = Computers()
         self.clocks = Clocks(store, table.id)
+        self._replayed: tuple[Game, int, frozenset[int], Game] | None = None
+        """The last game replayed for a look back: (the game, events told, events later, the replay)."""
         """The counting clock and the move time limit's deadlines (the network side runs them)."""
 
     @classmethod
@@ -408,4 +410,14 @@ class Room(TableSeats):
             return "You are not at a table; join one first."
         if self.game is None:
             return "The game at this table has not begun."
-        return past_view(self.game, seat, told, tuple(early))
+        return past_view(self.game, seat, told, tuple(early), self._replay)
+
+    def _replay(self, told: int, later: frozenset[int]) -> Game:
+        """The game as it stood after ``told`` events and those at ``later``, made once for every person at the
+        table: each looks back at the same show when it pauses there, and a replay takes a millisecond or so."""
+        game = self.game
+        assert game is not None
+        kept = self._replayed
+        if kept is None or kept[0] is not game or kept[1] != told or kept[2] != later:
+            kept = self._replayed = (game, told, later, game.at(told, later))
+        return kept[3]

@@ -4,7 +4,7 @@ hold anything the seat has not been told."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from audiocrib.engine.events import Event
 from audiocrib.engine.game import Game
@@ -21,9 +21,11 @@ def chunks(log: Sequence[Event], first: int) -> list[News]:
     return [News(first + i, tuple(events[i:i + MAX_NEWS_EVENTS])) for i in range(0, len(events), MAX_NEWS_EVENTS)]
 
 
-def past_view(game: Game, seat: int, told: int, early: tuple[int, ...]) -> PastView | str:
+def past_view(game: Game, seat: int, told: int, early: tuple[int, ...],
+              replay: Callable[[int, frozenset[int]], Game] | None = None) -> PastView | str:
     """``seat``'s view after the first ``told`` events of its log, then those at ``early`` that come later (ones
-    heard first); or the sentence that refuses indexes the game has not had or that cannot follow there."""
+    heard first); or the sentence that refuses indexes the game has not had or that cannot follow there.
+    ``replay`` makes the game as it stood (by default `Game.at`)."""
     length = len(game.events)
     if told > length:
         return f"The game has had only {number_words(length)} events; you cannot look back past them."
@@ -31,7 +33,7 @@ def past_view(game: Game, seat: int, told: int, early: tuple[int, ...]) -> PastV
         return "An event you heard early must be one the game has had."
     later = {i for i in early if i >= told}
     try:
-        view = game.at(told, later).view(seat)
+        view = (replay or game.at)(told, frozenset(later)).view(seat)
     except Exception:  # the engine's replay refuses events that cannot follow there (hostile indexes)
         return "Those events cannot follow that point of the game."
     return PastView(told, early, view)
