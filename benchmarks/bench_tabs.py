@@ -6,6 +6,7 @@ Run from the repository root (the installed ``audiocrib`` of the virtualenv is s
     .venv/bin/python benchmarks/bench_tabs.py --tabs 10,50,100 --seconds 30 --warm 10 --json tabs.json
     .venv/bin/python benchmarks/bench_tabs.py --tabs 10,50,100 --play same  # as many terminal players beside them
     .venv/bin/python benchmarks/bench_tabs.py --tabs 50,200 --py-spy tabs.txt   # py-spy at the largest size
+    .venv/bin/python benchmarks/bench_tabs.py --tabs 1000 --warm 30 --stagger 26  # tables at all moments of a deal
 
 For each size a real server is started as benchmarks/bench_server.py starts it (serverbench's ``Server``:
 ``audiocrib serve --port 0 --data-dir DIR --most-tabs N``, N ten above the tabs asked for, on a new data folder in
@@ -40,7 +41,19 @@ A run, in this order:
   (``server_cpu_ms_per_move``: the keys' and any ``--play`` players' share included), and of its main thread alone
   (``server_loop_cpu_share``: the event loop that runs every socket and the game); threads; context switches a
   second; memory per tab (the resident size once the tabs are at their tables, less the size before they came,
-  over the tabs); ``lost``, moves and keys whose ``say`` never came within 10 seconds.
+  over the tabs); ``lost``, moves and keys whose ``say`` never came within 10 seconds; ``slow_seconds``, for each
+  second of the window in which a move took over 100 ms: the second, how many did, and the longest (a queue that
+  builds and drains shows as a few such seconds together, a server too slow for its load as every second).
+
+``--stagger S``: each table makes its first move at a moment of its own within S seconds of being told to begin
+(else within the 2 s of one move). All tables begin together, so without it they go through every deal in step:
+each deal's show, the heaviest moment (hands counted and told, everyone looking back at the show, the next deal
+dealt), comes at every table within the same two seconds, as it would only at the start of a tournament. People
+in a room sit down at their own moments, so their tables are at all moments of their deals; a deal at this pace
+takes about 26 seconds, so ``--stagger 26`` (with ``--warm`` at least as long) spreads the shows over a deal.
+
+``--cprofile FILE``: the server runs under cProfile (its figures written to FILE as it stops): call counts, for
+finding what is done too often; its times are inflated by the profiler.
 
 So that each timed ``say`` is the one it times, a table sends a move only when neither tab waits for a ``say``, and
 a tab presses a question key only when it waits for none and the other has no move of its own unanswered (when the
