@@ -663,3 +663,23 @@ def test_everyone_looking_back_at_the_same_moment_shares_one_replay_of_the_game(
         assert replays == [told]
         assert isinstance(room.look_back(next(iter(people)), told - 1, ()), PastView)  # another moment: replayed
         assert replays == [told, told - 1]
+
+
+def test_computer_players_lay_away_only_once_no_person_can_still_call_muggins(tmp_path: Path) -> None:
+    """Anyone's first card laid away closes muggins; a computer player lays away a moment after the deal, long
+    before a person has heard the show's counts. So while a person yet to lay away could call muggins, the
+    computer players wait for them (as offline, where they lay away after the player's pause)."""
+    rules, seats = SHAPES["four in teams, pegging by hand, muggins"]
+    with Store(tmp_path / "server.sqlite3") as store:
+        room, people = open_table(store, rules, seats)
+        rng, held_back = random.Random(28), 0
+        while room.playing:
+            game = room.game
+            assert game is not None
+            waiting = game.waiting_for()
+            open_to = [s for s in waiting if room.computer_at(s) is None and game.muggins_open_to(s)]
+            if open_to:
+                assert room.due_computer() is None
+                held_back += any(room.computer_at(s) is not None for s in waiting)
+            step(store, room, people, rng)
+        assert held_back > 0

@@ -6,14 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib.util
-import sys
 
-import pytest
 from aiohttp import web
 
 from audiocrib.server.app import FULL_COLLECTION_EVERY, Server, make_app
-from audiocrib.server.application import EVENT_LOOP_SETTING, run_serving
 from audiocrib.server.store import Store
 from tests.test_serve import run
 
@@ -38,17 +34,3 @@ def test_a_running_server_collects_its_oldest_generation_rarely() -> None:
         run(go())
     finally:
         gc.set_threshold(*before)
-
-
-def test_a_server_runs_on_uvloop_where_it_is_installed_unless_told_to_use_pythons_own_loop(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    async def which() -> str:
-        return type(asyncio.get_running_loop()).__module__
-
-    expected = "uvloop" if importlib.util.find_spec("uvloop") is not None else "asyncio"
-    monkeypatch.delenv(EVENT_LOOP_SETTING, raising=False)
-    assert run_serving(which()).split(".")[0] == expected
-    monkeypatch.setenv(EVENT_LOOP_SETTING, "asyncio")
-    assert run_serving(which()).split(".")[0] == "asyncio"
-    if sys.platform != "win32":  # installed with audiocrib wherever uvloop runs
-        assert expected == "uvloop"

@@ -118,8 +118,15 @@ def test_the_list_and_the_whole_log_of_past_matches(server: Running) -> None:
     asyncio.run(go())
 
 
-def test_a_match_not_over_or_closed_is_refused(server: Running) -> None:
-    url, port = server.url, server.port
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Running]:
+    """A server of the test's own: the module's has just been asked for many logs from this address, and an address
+    may ask for only so many in a few seconds."""
+    yield from serving(tmp_path / "data")
+
+
+def test_a_match_not_over_or_closed_is_refused(own_server: Running) -> None:
+    url, port = own_server.url, own_server.port
 
     async def go() -> None:
         async with aiohttp.ClientSession() as session, session.ws_connect(url) as dee, \

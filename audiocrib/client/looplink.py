@@ -15,9 +15,10 @@ import ssl
 from collections import deque
 from collections.abc import Callable
 
-from audiocrib.client.awaiting import in_shell_task, started_now, wait_here
+from audiocrib.client.awaiting import in_shell_task, wait_here
 from audiocrib.client.link import NOT_CONNECTED, Link, LinkState, Opener, _Waiter
 from audiocrib.online import messages as m
+from audiocrib.online.eager import started_now
 
 __all__ = ["LoopLink"]
 

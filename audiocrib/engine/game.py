@@ -128,6 +128,11 @@ class Game(GameState):
             return frozenset({self._claimant})
         return frozenset()
 
+    def muggins_open_to(self, seat: int) -> bool:
+        """True while ``seat`` may call muggins on a count an opponent made short: from that show until the next
+        deal's first card laid away (anyone's) closes it."""
+        return self._muggins_open and bool(self._missed_by_opponents(seat))
+
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now: their own cards and what is public. ``seat`` may be the watchers'
         (`watcher_seat`): what anyone may know who holds no cards."""

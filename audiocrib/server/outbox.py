@@ -26,6 +26,7 @@ from typing import Protocol, cast
 
 from aiohttp import WSMessage
 
+from audiocrib.online.eager import started_now
 from audiocrib.server.store import Store
 
 __all__ = ["CHECKPOINT_EVERY", "Carried", "InProcessSocket", "Mailbox", "Outbox", "ServerSocket", "store_failed"]
@@ -76,6 +77,8 @@ class Mailbox:
     local: bool = False
     waiting: deque[Item] = field(default_factory=deque)
     writer: asyncio.Task[None] | None = None
+    writing_now: bool = False
+    """True while its messages are being written at once, before any task is needed."""
 
 
 class Outbox:
@@ -130,10 +133,18 @@ class Outbox:
         if box.socket.closed:
             return
         box.waiting.append(text)
-        if box.writer is None:
-            box.writer = asyncio.get_running_loop().create_task(self._write(box))
-            self._writers.add(box.writer)
-            box.writer.add_done_callback(self._writers.discard)
+        if box.writer is None and not box.writing_now:
+            # written here and now, as a socket that keeps up takes it: a task only for what must wait for a slow
+            # reader (the messages put meanwhile, even from a function called on the way, join the queue)
+            box.writing_now = True
+            try:
+                writer = started_now(self._write(box))
+            finally:
+                box.writing_now = False
+            if writer is not None:
+                box.writer = writer
+                self._writers.add(writer)
+                writer.add_done_callback(self._writers.discard)
 
     @staticmethod
     async def _write(box: Mailbox) -> None:
@@ -153,7 +164,8 @@ class Outbox:
         except ConnectionError:  # a connection that breaks on the way is left to its own close
             box.waiting.clear()
         finally:
-            box.writer = None
+            if box.writer is asyncio.current_task():
+                box.writer = None
 
     async def settle(self, box: Mailbox, most: float = 5.0) -> None:
         """Wait (at most ``most`` seconds: a client that does not read is not waited for) until everything made

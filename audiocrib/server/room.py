@@ -306,7 +306,10 @@ class Room(TableSeats):
         if not self.playing:
             return None
         assert self.game is not None
-        due = [seat for seat in self.game.waiting_for() if self.computer_at(seat) is not None]
+        waiting = self.game.waiting_for()
+        due = [seat for seat in waiting if self.computer_at(seat) is not None]
+        if due and any(self.computer_at(seat) is None and self.game.muggins_open_to(seat) for seat in waiting):
+            return None  # a computer laying away would close muggins before a person has even heard the count
         return min(due, default=None)
 
     def computer_move(self) -> tuple[int, Action]:

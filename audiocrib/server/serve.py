@@ -26,7 +26,6 @@ from filelock import FileLock, Timeout
 from audiocrib.engine.text import printable
 from audiocrib.online.fields import NAME, ProtocolError
 from audiocrib.server.app import PATH, Pages, Server, make_app
-from audiocrib.server.application import run_serving
 from audiocrib.server.gate import GatedSite, gated_runner, open_files
 from audiocrib.server.limits import Limits
 from audiocrib.server.proxy import NO_PROXIES, Proxies
@@ -154,7 +153,7 @@ def serve(settings: Settings, say: Callable[[str], None], pages: Pages | None = 
                 server = Server(store, settings.password, settings.limits, proxies=settings.proxies,
                                 moderators=settings.moderators)
                 server.local_only = loopback(settings.host) and not settings.proxies.networks
-                run_serving(_run(server, settings, tls, say, pages))
+                asyncio.run(_run(server, settings, tls, say, pages))
             except KeyboardInterrupt:  # Ctrl+C where the event loop cannot catch it itself (Windows)
                 pass
         say("The server has stopped.")

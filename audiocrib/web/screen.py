@@ -52,6 +52,8 @@ class ScreenMemo:
         self.view: PlayerView | None = None
         self.cards: tuple[tuple[Card, str, str, bool], ...] = ()
         """The hand: each card, its name, its notation, and whether it may be played now."""
+        self.enter: tuple[PlayerView | None, str, str | None] = (None, "", None)
+        """What Enter does: the view and the moment it was worked out for, and its words."""
         self.status: tuple[str, ...] = ()
         """The status lines that come from the view alone: the scores, whose crib, the starter, then the table or
         the count."""
@@ -96,7 +98,7 @@ def describe(session: Session, memo: ScreenMemo | None = None) -> dict[str, Any]
     elif mode is Mode.WAITING_ROOM and session.client is not None and session.client.state is not None:
         status = [who_is_here(session.client.state)]  # who has sat down, and the code to give the others
     return {"type": "screen", "mode": session.moment, "title": title, "menu": menu, "hand": hand,
-            "status": status, "enter": _enter_words(session), "advice": _advice_words(session), "typing": typing}
+            "status": status, "enter": _enter_words(session, memo), "advice": _advice_words(session), "typing": typing}
 
 
 def _change_words(session: Session) -> list[str] | None:
@@ -106,13 +108,21 @@ def _change_words(session: Session) -> list[str] | None:
     return [words["left"], words["right"]] if len(words) == 2 else None
 
 
-def _enter_words(session: Session) -> str | None:
+def _enter_words(session: Session, memo: ScreenMemo | None = None) -> str | None:
     """What Enter does now at the table (lay away, play, go on, back to the lobby), in the help's words; None
-    where Enter makes no move of the player's (away from the table, or while others are to move)."""
-    if session.mode is not Mode.GAME or session.moment in ("waiting", "watching"):
+    where Enter makes no move of the player's (away from the table, or while others are to move). With ``memo``,
+    worked out once a view and moment (the keys of a moment change with the cards held, which come with views)."""
+    moment = session.moment
+    if session.mode is not Mode.GAME or moment in ("waiting", "watching"):
         return None
+    view = session.view() if memo is not None and session.table is not None else None
+    if memo is not None and view is not None and memo.enter[0] is view and memo.enter[1] == moment:
+        return memo.enter[2]
     enter = next((b for b in session._own_keys() if "enter" in b.keys), None)
-    return session._as_here((enter,))[0].description if enter is not None else None
+    words = session._as_here((enter,))[0].description if enter is not None else None
+    if memo is not None and view is not None:
+        memo.enter = (view, moment, words)
+    return words
 
 
 def _advice_words(session: Session) -> str | None:

@@ -28,7 +28,7 @@ from aiohttp import web
 
 from audiocrib.client.address import read_address
 from audiocrib.client.link import Opener, web_socket_opener
-from audiocrib.server.application import run_serving, short_collections
+from audiocrib.server.application import short_collections
 from audiocrib.server.gate import GatedSite, gated_runner, open_files
 from audiocrib.server.limits import Limits
 from audiocrib.server.proxy import FORWARDED_FOR, NO_PROXIES, Proxies
@@ -77,7 +77,7 @@ def run_gateway(settings: GatewaySettings, say: Callable[[str], None]) -> int:
         raise GatewayError(str(error).replace("The server cannot", "The gateway cannot")) from None
     tls = _tls(settings)
     with suppress(KeyboardInterrupt):  # Ctrl+C where the event loop cannot catch it itself (Windows)
-        run_serving(_run(settings, tls, say))
+        asyncio.run(_run(settings, tls, say))
     say("The gateway has stopped.")
     return 0
 
