@@ -231,12 +231,10 @@ class NetPlayer:
             self.probe = False
             await self._probe(view)
         move = self.move(view)
-        while isinstance(move, CallMuggins):  # every short count called at once, before anyone lays away (which
-            await self.send({"type": "move", "action": action_to_json(move)})  # closes muggins), each once
-            move = self.move(view)
         if move is None:
             return
-        self._made.add(decision)
+        if not isinstance(move, CallMuggins):  # a call is made once by itself (`_called`)
+            self._made.add(decision)
         self.named |= cards_in(action_to_json(move))
         await self.send({"type": "move", "action": action_to_json(move)})
 
