@@ -18,7 +18,7 @@ from audiocrib.server.store import Store
 from audiocrib.shell.session import Session
 from audiocrib.web.routes import add_pages
 from audiocrib.web.screen import ScreenMemo, describe
-from tests.web_client import Page, lay_away_or_play, make_table, sign_in
+from tests.web_client import Page, make_table, play_match, sign_in
 
 QUESTIONS = ("s", "t", "b", "v", "c", "h", "left", "right", "space")
 """Keys that answer a question or move about the hand: the view stays the same, the screen may not."""
@@ -55,28 +55,16 @@ def test_the_screen_read_once_a_view_is_the_screen_afresh_at_every_turn_of_a_mat
             try:
                 await sign_in(page, "Ida")
                 await make_table(page)
-                loop = asyncio.get_running_loop()
-                end = loop.time() + 240
-                while (screen := page.last("screen"))["mode"] != "over":
-                    assert loop.time() < end, f"the match did not end: {screen}"
+
+                async def question(page: Page) -> bool:  # a question or a move about the hand, answered
+                    if rng.random() >= 0.5:
+                        return False
                     mark = len(page.got)
-                    if rng.random() < 0.5:  # a question or a move about the hand, then the answer awaited
-                        await page.key(rng.choice(QUESTIONS))
-                        await page.hears(lambda said: True, since=mark)
-                        continue
-                    if screen["mode"] in ("discard", "play"):
-                        if not await lay_away_or_play(page, screen):
-                            await asyncio.sleep(0.02)
-                            continue
-                    elif screen["mode"] == "review":
-                        await page.key("enter")
-                    else:
-                        await asyncio.sleep(0.02)
-                        continue
-                    try:
-                        await page.screen(lambda s, screen=screen: s != screen, since=mark, timeout=3.0)
-                    except AssertionError:
-                        pass  # nothing changed on the screen yet: look again
+                    await page.key(rng.choice(QUESTIONS))
+                    await page.hears(lambda said: True, since=mark)
+                    return True
+
+                await play_match(page, between=question)
             finally:
                 await page.close()
                 await runner.cleanup()

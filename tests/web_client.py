@@ -9,7 +9,7 @@ import json
 import random
 import ssl
 import string
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -208,8 +208,10 @@ async def lay_away_or_play(page: Page, screen: dict[str, Any]) -> bool:
     return bool(playable)
 
 
-async def play_match(page: Page, timeout: float = 240.0) -> None:
-    """Answer what the game asks, by keys, from what the screen shows, until the match is over."""
+async def play_match(page: Page, timeout: float = 240.0,
+                     between: Callable[[Page], Awaitable[bool]] | None = None) -> None:
+    """Answer what the game asks, by keys, from what the screen shows, until the match is over (``between``, if
+    given, is awaited before each move: True if it did something instead, and the screen is looked at again)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while True:
@@ -219,6 +221,8 @@ async def play_match(page: Page, timeout: float = 240.0) -> None:
             return
         if loop.time() > end:
             raise AssertionError(f"the match did not end: {screen}; {page.said[-5:]}")
+        if between is not None and await between(page):
+            continue
         mark = len(page.got)
         if mode in ("discard", "play"):
             if not await lay_away_or_play(page, screen):
