@@ -25,7 +25,7 @@ from audiocrib.online.messages import Notice, decode_from_server
 from audiocrib.server import ratings
 from audiocrib.server.serve import STORE_FILE
 from tests.test_cli_hostile import PROGRAM
-from tests.test_serve import Client, Running, ask, hello, refused, until
+from tests.test_serve import Client, Running, ask, hello, refused, serving, until
 
 pytestmark = pytest.mark.slow
 
@@ -147,8 +147,15 @@ def rating_notices(client: Client) -> list[str]:
             if isinstance(message, Notice) and "rating" in message.sentence]
 
 
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Running]:
+    """A server of the test's own: the test stops it, and counts every rated player and match on it."""
+    yield from serving(tmp_path / "data")
+
+
 def test_ratings_move_as_openskill_says_for_two_players_teams_and_three_and_survive_a_rebuild_and_a_restart(
-        server: Running) -> None:
+        own_server: Running) -> None:
+    server = own_server
     url, port = server.url, server.port
     path = store_of(server)
     shapes = [(["Ann", "Bob"], ("person", "person"), {"players": 2, "target": 31}),
