@@ -54,4 +54,3 @@ def wait_here(awaitable: Awaitable[T]) -> T:
     task = current.parent
     assert task is not None  # the task's greenlet outlives the shell's
     return task.switch(awaitable)  # type: ignore[no-any-return]
-

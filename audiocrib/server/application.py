@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
-import os
-from collections.abc import Callable, Coroutine
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 from aiohttp import web
 
 from audiocrib.server.moderating import Moderation
 from audiocrib.server.tables import Tables
 
-__all__ = ["EVENT_LOOP_SETTING", "FULL_COLLECTION_EVERY", "PATH", "Served", "make_app", "run_serving",
-           "short_collections"]
+__all__ = ["FULL_COLLECTION_EVERY", "PATH", "Served", "make_app", "short_collections"]
 
 
 class Served(Protocol):
@@ -32,7 +29,6 @@ class Served(Protocol):
 
 
 S = TypeVar("S", bound=Served)
-T = TypeVar("T")
 
 PATH = "/play"
 """Where the WebSocket endpoint listens."""
@@ -44,28 +40,6 @@ FULL_COLLECTION_EVERY = 1000
 """Collections of the middle generation before a full one (Python's default is 10): what lives ten seconds is frozen
 anyway, and a full collection of the rest stopped every table for up to 0.18 s at 1,000 tables
 (docs/benchmarks.md)."""
-
-
-EVENT_LOOP_SETTING = "AUDIOCRIB_EVENT_LOOP"
-"""The environment variable that, set to ``asyncio``, makes a server or gateway run on Python's own event loop even
-where uvloop is installed."""
-
-
-def run_serving(main: Coroutine[Any, Any, T]) -> T:
-    """Run ``main`` to its end on a new event loop: uvloop's where it is installed (it is, but on Windows, which it
-    does not support), else Python's own.
-
-    uvloop runs the loop and the sockets in C: with a thousand browser tabs, the loop's own work (its callbacks,
-    timers and socket reads and writes) was about a quarter of the server's, and the server took 5 to 8% less CPU
-    on it (docs/benchmarks.md, issue 26)."""
-    factory: Callable[[], asyncio.AbstractEventLoop] | None = None
-    if os.environ.get(EVENT_LOOP_SETTING, "").strip().lower() != "asyncio":
-        try:
-            factory = importlib.import_module("uvloop").new_event_loop
-        except ImportError:
-            factory = None
-    with asyncio.Runner(loop_factory=factory) as runner:
-        return runner.run(main)
 
 
 async def short_collections() -> None:

@@ -74,9 +74,9 @@ class Room(TableSeats):
         super().__init__(store, table, game)
         self._computers = Computers()
         self.clocks = Clocks(store, table.id)
+        """The counting clock and the move time limit's deadlines (the network side runs them)."""
         self._replayed: tuple[Game, int, frozenset[int], Game] | None = None
         """The last game replayed for a look back: (the game, events told, events later, the replay)."""
-        """The counting clock and the move time limit's deadlines (the network side runs them)."""
 
     @classmethod
     def create(cls, store: Store, host: int, rules: Rules, seats: Sequence[str], public: bool = True,
