@@ -180,14 +180,18 @@ def test_ratings_move_as_openskill_says_for_two_players_teams_and_three_and_surv
     # the leaderboard and a rating over the protocol, as kept
     top, own, bobs, nobody = asyncio.run(asked(url, port, "Eve", {"type": "top_players"}, {"type": "rating"},
                                                {"type": "rating", "name": "bob"}, {"type": "rating", "name": "Zed"}))
-    shown = sorted(((ratings.shown(mu, sigma), name, matches) for name, (mu, sigma, matches)
-                    in kept_ratings(path).items()), key=lambda r: -r[0])
+    # the server's order: the rating's ordinal, then more matches, then the name; equal ratings share a place
+    in_order = sorted(kept_ratings(path).items(), key=lambda kept: (-(kept[1][0] - 3 * kept[1][1]), -kept[1][2],
+                                                                   kept[0].casefold()))
+    shown = [(ratings.shown(mu, sigma), name, matches) for name, (mu, sigma, matches) in in_order]
+    places = [1 + sum(1 for other in shown if other[0] > r[0]) for r in shown]
     assert [(p["name"], p["rating"], p["matches"]) for p in top["players"]] == [(n, r, c) for r, n, c in shown]
-    assert top["rated"] == 4 and top["you"] is None and [p["place"] for p in top["players"]] == [1, 2, 3, 4]
+    assert top["rated"] == 4 and top["you"] is None and [p["place"] for p in top["players"]] == places
     assert own == {"type": "rating_of", "name": "Eve", "rating": 1000, "matches": 0, "place": None, "before": None,
                    "rated": 4}
     bob = next(r for r in shown if r[1] == "Bob")
-    assert (bobs["name"], bobs["rating"], bobs["matches"], bobs["place"]) == ("Bob", bob[0], 3, shown.index(bob) + 1)
+    assert (bobs["name"], bobs["rating"], bobs["matches"], bobs["place"]) == ("Bob", bob[0], 3,
+                                                                                places[shown.index(bob)])
     assert refused(nobody) == "There is no player called Zed on this server."
 
     # checked against a rebuild while running; rebuilt with the server stopped; kept over a restart
