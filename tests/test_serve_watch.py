@@ -61,6 +61,12 @@ def chats(messages: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return [(m["sender"], m["text"]) for m in messages if m["type"] == "chat_from"]
 
 
+def listed(lobby: dict[str, Any], number: int) -> bool:
+    """Whether the lobby lists table ``number`` as one that may be watched."""
+    assert lobby["type"] == "lobby_list", lobby
+    return bool(next(t["watch"] for t in lobby["tables"] if t["number"] == number))
+
+
 async def playing(ann: Socket, bob: Socket, public: bool = True) -> dict[str, Any]:
     """A two-person table of Ann's with Bob, its game begun; its state as Ann had it."""
     table = await ask(ann, create(public))
@@ -204,6 +210,7 @@ def test_the_host_sends_the_watchers_away_and_no_watchers_is_kept_over_a_restart
             await ask(bob, hello("Bob"))
             table = await playing(ann, bob)
             found["number"] = number = str(table["number"])
+            found["listed before"] = listed(await ask(cy, {"type": "lobby"}), table["number"])
             found["nobody"] = sentences(await heard(ann) + [await ask(ann, {"type": "watchers_leave"})])
             await watch(cy, number)
             await heard(ann)
@@ -213,7 +220,9 @@ def test_the_host_sends_the_watchers_away_and_no_watchers_is_kept_over_a_restart
             found["players"] = sentences(await heard(bob))
             await watch(cy, number)
             await ann.send_str(json.dumps({"type": "watch_settings", "allowed": False, "chat": False}))
-            found["no watchers"] = [(m["type"], m.get("sentence")) for m in await heard(cy) if m["type"] != "table"]
+            told = [m for m in await heard(cy) if m["type"] != "table"]
+            found["no watchers"] = [(m["type"], m.get("sentence")) for m in told]
+            found["listed after"] = listed(told[-1], table["number"])
             found["refused"] = refused(await ask(cy, {"type": "watch", "table": number}))
             return found
 
@@ -229,13 +238,15 @@ def test_the_host_sends_the_watchers_away_and_no_watchers_is_kept_over_a_restart
     assert found["refused"] == f"Table {number} has no watchers allowed."
     second = Running(folder)
 
-    async def after() -> str:
+    async def after() -> tuple[str, bool]:
         async with aiohttp.ClientSession() as session, session.ws_connect(second.url) as cy:
             await ask(cy, hello("Cy", found["token"]))
-            return refused(await ask(cy, {"type": "watch", "table": number}))
+            return (refused(await ask(cy, {"type": "watch", "table": number})),
+                    listed(await ask(cy, {"type": "lobby"}), int(number)))
 
+    assert (found["listed before"], found["listed after"]) == (True, False)  # the lobby says whether one may watch
     try:
-        assert run(after()) == f"Table {number} has no watchers allowed."
+        assert run(after()) == (f"Table {number} has no watchers allowed.", False)
     finally:
         second.stop(signal.SIGTERM)
 

@@ -71,7 +71,9 @@ def test_a_watcher_hears_the_game_with_the_tables_keys_and_the_host_sends_watche
             await ann.press("escape")
             await ann.choose("Allow no watchers")
             await ann.hears("You allow no watchers at this table.")
-            await carol.choose("Table 1, Ann's")
+            await carol.choose("Refresh the list")
+            await carol.choose("Table 1, Ann's: six-card cribbage, two players, to 61; under way, one computer player;"
+                               " the coach's advice allowed; no watchers.")  # no "Enter to watch" now
             await carol.hears("Table 1 has no watchers allowed.")
 
     asyncio.run(script())

@@ -260,6 +260,8 @@ class TableSummary:
     advice: bool = field(default=False, metadata={"field": Flag(), "optional": True})
     """Whether the coach's advice is allowed at the table (always at a table of one person and computer players)."""
     host_rating: int | None = field(default=None, metadata={"field": Maybe(_ratings.RATING), "optional": True})
+    watch: bool = field(default=True, metadata={"field": Flag(), "optional": True})
+    """Whether anyone may watch the table (its host may allow no watchers)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,8 @@ in the lobby, and a line of chat.
 "Table 4, Ann's: six-card cribbage, four players in two teams of two, to 121; two seats open, one computer player."
 >>> table_line(TableSummary(5, "Bob", Rules(), 1, 0, False, advice=True))
 "Table 5, Bob's: six-card cribbage, two players, to 121; one seat open; the coach's advice allowed."
+>>> table_line(TableSummary(6, "Cy", Rules(), 0, 1, True, watch=False))
+"Table 6, Cy's: six-card cribbage, two players, to 121; under way, one computer player; no watchers."
 >>> state = TableState(4, "K7D3M9", 0, 1, Rules(players=3), (Seat("Ann", None, True), Seat("Bob", None, True),
 ...                    Seat(None, "easy", True, person=False)), True, None)
 >>> who_is_here(state)
@@ -59,6 +61,7 @@ def table_line(table: TableSummary) -> str:
         _several(table.open_seats, "seat") + " open" if table.open_seats else "full")
     computers = f", {_several(table.computers, 'computer player')}" if table.computers else ""
     advice = "; the coach's advice allowed" if table.advice else ""
+    advice += "" if table.watch else "; no watchers"
     rated = "" if table.host_rating is None else f", rated {rating_words(table.host_rating)}"
     return f"Table {table.number}, {table.host}'s{rated}: {rules_words(table.rules)}; {seats}{computers}{advice}."
 

@@ -31,6 +31,7 @@ from audiocrib.online import messages as m
 from audiocrib.server.ratings import rating_of
 from audiocrib.server.records import Status, Table
 from audiocrib.server.store import Store
+from audiocrib.server.watchers import TableWatch
 
 __all__ = ["TOO_MANY_NAMES", "TOO_MANY_TABLES", "Board", "wait_words"]
 
@@ -127,7 +128,8 @@ class Board:
         self._tables[table.id] = m.TableSummary(
             table.id, self._host(table.host), table.rules, len(table.open_seats),
             sum(1 for s in table.seats if s.computer is not None or s.stand_in is not None),
-            table.status is Status.PLAYING, table.advice_allowed, rating_of(self._store.reading, table.host))
+            table.status is Status.PLAYING, table.advice_allowed, rating_of(self._store.reading, table.host),
+            TableWatch.load(self._store, table.id).allowed)
 
     def _host(self, player_id: int) -> str:
         name = self._hosts.get(player_id)

@@ -92,7 +92,7 @@ class TableSeats:
         computers = sum(seat.computer is not None or seat.stand_in is not None for seat in self._table.seats)
         return TableSummary(self._table.id, host.name if host else "Nobody", self._table.rules,
                             len(self._table.open_seats), computers, self._table.status is not Status.OPEN,
-                            self._table.advice_allowed)
+                            self._table.advice_allowed, watch=self.watch.allowed)
 
     def table_state(self, player_id: int) -> TableState | str:
         """The table as this seated person (or watcher) sees it: every seat's holder and who is connected."""

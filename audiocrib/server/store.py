@@ -236,10 +236,11 @@ class Store(AccountStore):
                 self._write_seat(cursor.lastrowid, index, seat, new=True)
         table = self.table(cursor.lastrowid)
         assert table is not None
-        self._changed(table.id)
+        self.changed(table.id)
         return table
 
-    def _changed(self, table: int) -> None:
+    def changed(self, table: int) -> None:
+        """Tell the lobby's board (``on_table``) that table ``table`` changed, as the store does of its own changes."""
         if self.on_table is not None:
             self.on_table(table)
 
@@ -268,7 +269,7 @@ class Store(AccountStore):
             if not 0 <= index < Rules.from_json(json.loads(found["rules"])).players:
                 raise StoreError(f"Table {table} has no seat {index + 1}.")
             self._write_seat(table, index, seat)
-        self._changed(table)
+        self.changed(table)
         updated = self.table(table)
         assert updated is not None
         return updated
@@ -287,7 +288,7 @@ class Store(AccountStore):
             if seat is None or seat[0] is None:
                 raise StoreError("Only a person's seat can be kept by a computer player.")
             self._db.execute("UPDATE seats SET stand_in = ? WHERE table_id = ? AND seat = ?", (level, table, index))
-        self._changed(table)
+        self.changed(table)
         updated = self.table(table)
         assert updated is not None
         return updated
@@ -368,7 +369,7 @@ class Store(AccountStore):
                 self._db.execute("UPDATE tables SET status = 'over' WHERE id = ?", (table,))
                 record_end(self._db, table, "closed")
         self._playing.pop(table, None)
-        self._changed(table)
+        self.changed(table)
 
     # ----------------------------------------------------------------- clocks
     def clocks(self, table: int) -> str | None:
@@ -405,7 +406,7 @@ class Store(AccountStore):
             self._db.execute("UPDATE tables SET status = 'playing' WHERE id = ?", (table,))
             self._insert(table, 0, game.events)
         self._wrote(table, 0, game.events)
-        self._changed(table)
+        self.changed(table)
         return game
 
     def append(self, table: int, first_index: int, events: Iterable[Event]) -> None:
@@ -430,7 +431,7 @@ class Store(AccountStore):
         still refuses a gap if another connection wrote meanwhile)."""
         if any(isinstance(e, MatchWon) for e in events):
             self._playing.pop(table, None)
-            self._changed(table)  # over: out of the lobby
+            self.changed(table)  # over: out of the lobby
         else:
             self._playing[table] = first_index + len(events)
 

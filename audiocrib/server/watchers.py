@@ -52,6 +52,7 @@ class TableWatch:
             db.execute("INSERT OR REPLACE INTO watch_settings (table_id, allowed, chat) VALUES (?, ?, ?)",
                        (self._table, int(allowed), int(chat)))
         self.allowed, self.chat = allowed, chat
+        self._store.changed(self._table)  # the lobby says whether a table may be watched
 
     def add(self, player: int, name: str) -> str:
         """``player`` watches now; what the players are to hear of it: the first time they watch this table, and

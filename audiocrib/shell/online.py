@@ -281,7 +281,7 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
         if item.startswith("table ") and lobby is not None:
             found = next((t for t in lobby.tables if f"table {t.number}" == item), None)
             if found is not None:
-                return table_line(found).rstrip(".") + ("; Enter to watch" if found.started else "")
+                return table_line(found).rstrip(".") + ("; Enter to watch" if found.started and found.watch else "")
         if self.mode is Mode.CREATE:
             return self._create_item_text(item)
         return item[0].upper() + item[1:]
