@@ -80,6 +80,7 @@ def test_two_people_and_a_computer_player_play_a_match_online(server: Running, t
             assert who == ["At table 1: Ann, the host; you, Bob; and Easy, a computer player."], who
             await play_together([ann, bob])
             await ann.hears("Press Enter for the lobby.")
+            await bob.hears("Press Enter for the lobby.")
             await ann.press("enter")
             said = await ann.hears(lambda s: s.startswith("Lobby: ") or s.startswith("You left"))
             assert said.startswith("Lobby: "), ann.said[-4:]
@@ -94,6 +95,11 @@ def test_two_people_and_a_computer_player_play_a_match_online(server: Running, t
         narrator = Narrator(names, game.rules, seat)
         expected = [line for event in game.view(seat).events for line in narrator.tell(event)]
         assert heard_in_order(player.said, expected) == []
+        # the match's end, then how the rating moved, then what the keys do now: the last words are Enter's
+        end = max(i for i, line in enumerate(player.said) if line == expected[-1])
+        rating = next(i for i, line in enumerate(player.said) if line.startswith("Your rating went"))
+        assert end < rating and player.said[rating + 1:rating + 3] == [
+            "Press g to hear the coach go over the match.", "Press Enter for the lobby."], player.said[end:]
         assert any(line.startswith("Easy plays") for line in player.said)
     assert any(line.startswith("Bob plays") for line in ann.said)
     assert any(line.startswith("Ann plays") for line in bob.said)

@@ -18,15 +18,18 @@ for the thousands, which every screen reader reads as one number.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from audiocrib.engine.numbers import number_words
+from audiocrib.engine.rules import Rules
 from audiocrib.online.base import Message
 from audiocrib.online.fields import NAME, Many, Maybe, Number, Record
 
 __all__ = ["ANSWERS", "ASKS", "RATING", "TOP_PLAYERS", "AskRating", "AskTopPlayers", "RatedPlayer", "RatingOf",
-           "TopPlayers", "rated_line", "rating_moved", "rating_sentence", "rating_words", "top_players_count"]
+           "TopPlayers", "rated_line", "rated_match", "rating_moved", "rating_sentence", "rating_words",
+           "top_players_count"]
 
 RATING = Number(0, 1_000_000)
 """A rating as said (never below 0)."""
@@ -99,6 +102,16 @@ ANSWERS = (TopPlayers, RatingOf)
 
 
 # The words.
+
+
+def rated_match(rules: Rules, people: Sequence[bool]) -> bool:
+    """Whether a match won at a table is rated, as the server decides it: when two sides or more have a person's
+    seat (``people``: for each seat, whether it is a person's).
+
+    >>> rated_match(Rules(players=2), (True, False)), rated_match(Rules(players=3), (True, False, True))
+    (False, True)
+    """
+    return sum(any(people[seat] for seat in rules.seats_of(side)) for side in range(rules.sides)) >= 2
 
 
 def rating_words(rating: int) -> str:

@@ -8,12 +8,17 @@ from audiocrib.coach import DealReview, LayAwayAdvice, Notebook
 from audiocrib.engine.actions import Action, Discard, Play
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.views import PlayerView
+from audiocrib.online.ratings import rated_match
 from audiocrib.progress.improving import DealCost
 from audiocrib.shell.core import SessionCore
 from audiocrib.shell.progressbook import ProgressBook
 from audiocrib.telling.coaching import advice_off, lay_away_words, no_advice, play_words
 from audiocrib.telling.listener import SeatNames
 from audiocrib.telling.reviewing import deal_costs, deal_review_words, match_review_words
+
+RATING_WAIT = 2.0
+"""Seconds a rated match's closing words wait for the server's notice of the rating, which comes straight after
+the match's last news: only a server that could not rate the match leaves them to wait this long."""
 
 
 class Coaching(SessionCore):
@@ -33,11 +38,15 @@ class Coaching(SessionCore):
     setting on): a thousand tabs weighing every deal would take the server's cores."""
     _match_due = False
     """The match is over and its review not yet worked out (a session that weighs only when asked)."""
+    match_closing: tuple[tuple[str, ...], float] | None = None
+    """At a rated match's end, what Enter and g do, held to be said after the rating's notice (or once
+    `RATING_WAIT` has passed by ``clock`` without one)."""
 
     def _coach_begin(self) -> None:
         """A new table: nothing noted yet, except, for a game on this computer resumed from its save, the
         decisions already in its log (each at the view it was made from, worked out again from the seed)."""
         self.notebook = Notebook()
+        self.match_closing = None
         self._advised = None
         self._costs_kept = set()
         table = self.table
@@ -122,8 +131,14 @@ class Coaching(SessionCore):
         self._match_due = True
         if self.weighs_every_deal:
             self._review_match()
-        self.say("Press g to hear the coach go over the match.")
-        self.say("Press Enter for the lobby." if self.client is not None else "Press Enter for the main menu.")
+        closing = ("Press g to hear the coach go over the match.",
+                   "Press Enter for the lobby." if self.client is not None else "Press Enter for the main menu.")
+        state = self.client.state if self.client is not None else None
+        if state is not None and rated_match(state.rules, [seat.person for seat in state.seats]):
+            self.match_closing = (closing, self.clock() + RATING_WAIT)  # the server's word on the rating first
+            return
+        for line in closing:
+            self.say(line)
 
     def _review_match(self) -> None:
         """Work out the review of the match just ended, and keep it (the Statistics say it until the next)."""

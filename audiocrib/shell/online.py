@@ -35,6 +35,9 @@ UNKNOWN_TOKEN = "This server does not know your token; connect without one to ch
 class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens, PastOnline):
     """The online screens and the chat and who keys."""
 
+    match_closing: tuple[tuple[str, ...], float] | None
+    """Defined in `coaching`: a rated match's closing words, waiting for the rating."""
+
     # ----------------------------------------------------------------- address, name, connecting
     def _play_online(self) -> None:
         """The main menu's Play online: connect with what is remembered, or ask for it first."""
@@ -137,6 +140,7 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
             self._take(client.inbox.popleft())
         if self.client is not client:
             return
+        self._maybe_close_match()
         if isinstance(self.table, RemoteTable):
             if client.view is not None:
                 self.table.poll()
@@ -155,6 +159,7 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
         elif said.kind == "notice":
             self.say(said.text)
             self._noticed(said.text)
+            self._maybe_close_match(now=True)
         elif said.kind == "closed":
             self._table_closed()
         elif said.kind == "lost":
@@ -163,6 +168,19 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
             self._connected(said.text)
         elif said.kind == "refused":
             self._refused(said.text)
+
+    def _maybe_close_match(self, now: bool = False) -> None:
+        """Say what Enter and g do at a rated match's end, held for the rating's notice: after it (``now``), or
+        once it has been waited for long enough. Not once the player has left the table."""
+        if self.match_closing is None:
+            return
+        lines, due = self.match_closing
+        if not now and self.clock() < due:
+            return
+        self.match_closing = None
+        if self.mode is Mode.GAME and isinstance(self.table, RemoteTable):
+            for line in lines:
+                self.say(line)
 
     def _lost(self, reason: str) -> None:
         why = f" ({reason})" if reason else ""
