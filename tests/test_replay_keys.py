@@ -68,6 +68,7 @@ def test_the_questions_answer_for_the_moment_the_replay_stands_at(match: PastMat
         elif isinstance(event, Dealt):
             hand = press(session, speaker, "h")[0]
             assert all(card.name in hand for card in event.hands[0])
+            assert not re.search(r"\d", hand), hand  # no positions: no key picks a card in a replay
             assert not any(card.name in hand for card in event.hands[1])
         if stood % 5 == 0:  # every question, at many moments: a sentence, never a crash
             for key in QUESTIONS:

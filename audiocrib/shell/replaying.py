@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,7 +48,7 @@ __all__ = ["Replaying", "transcript_name"]
 
 _QUESTIONS: dict[str, Callable[[PlayerView], str]] = {
     "c": answers.count, "b": answers.crib_owner, "f": answers.starter, "v": answers.table, "s": answers.scores,
-    "t": answers.turn, "h": answers.hand, "n": answers.held, "l": answers.last_play,
+    "t": answers.turn, "h": partial(answers.hand, positions=False), "n": answers.held, "l": answers.last_play,
 }
 """The table's question keys and their answers, each from the seat's view where the replay stands."""
 _QUICK_REVIEW = 60

@@ -293,14 +293,17 @@ WATCHING_HAND = "You are watching, and hold no cards."
 """Key h for a watcher."""
 
 
-def hand(view: PlayerView, marked: Collection[Card] = ()) -> str:
-    """Key h: your cards in sorted order with their positions (the digit keys pick by them), marked cards said
-    as marked; in the play also what you have played; in the show the hand you kept, with the starter.
+def hand(view: PlayerView, marked: Collection[Card] = (), positions: bool = True) -> str:
+    """Key h: your cards in sorted order with their positions (the digit keys pick by them; ``positions`` false
+    leaves them out, and the marks, as a replay does, where no key picks a card), marked cards said as marked; in the play also
+    what you have played; in the show the hand you kept, with the starter.
 
     >>> from audiocrib.engine.game import Game
     >>> view = Game(names=("Ann", "Bob"), seed=3).view(0)
     >>> hand(view, marked=sorted(view.hand)[:1]).split("; ")[0].endswith(", marked")
     True
+    >>> hand(view, positions=False)
+    'Your hand: four of clubs, five of hearts, jack of diamonds, jack of hearts, queen of spades and king of diamonds.'
     """
     if view.watching:
         return WATCHING_HAND
@@ -308,7 +311,7 @@ def hand(view: PlayerView, marked: Collection[Card] = ()) -> str:
         numbered = "; ".join(
             f"{position}, {card.name}" + (", marked" if card in marked else "")
             for position, card in enumerate(sorted(view.hand), 1)
-        )
+        ) if positions else card_names(sorted(view.hand))
         text = f"Your hand: {numbered}." if view.hand else "You have no cards left."
         if view.phase is Phase.DISCARD and view.discards:
             text += f" You laid away {spoken_list(view.discards)}."
