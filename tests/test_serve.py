@@ -216,7 +216,7 @@ def test_tables_made_public_and_private_are_listed_and_joined(server: Running) -
             assert private["number"] not in listed
             assert listed[public["number"]] == {"number": public["number"], "host": "Dan", "rules": public["rules"],
                                                 "open_seats": 1, "computers": 1, "started": False, "advice": False,
-                                                "host_rating": None}
+                                                "host_rating": None, "watch": True}
             assert "private; join it by its code" in refused(
                 await ask(eve, {"type": "join", "table": str(private["number"])}))
             typed = f"{code[:3].lower()}-{code[3:].lower()}"
