@@ -3,7 +3,7 @@
 It holds what the menus, the table, practice and the keeping of files all read and change; it finds the binding
 for a key in the moment (`SessionCore.bindings`), answers the help and the history keys, and plays the cues. The
 screens (`menus`, `at_table`, `table_keys`, `keeping`, `practice`) add their methods to it, and `Session` is all of
-them together; a method one screen calls on another is declared here and defined there.
+them together; a method one screen calls on another is declared in `elsewhere` and defined by its own screen.
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ from pathlib import Path
 from audiocrib.client.address import Address
 from audiocrib.client.link import Link, LinkMaker
 from audiocrib.client.remote import OnlineClient
-from audiocrib.engine.actions import Action
 from audiocrib.engine.cards import Card
-from audiocrib.engine.pastmatch import PastMatch
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.text import printable
 from audiocrib.engine.views import PlayerView
@@ -26,6 +24,7 @@ from audiocrib.progress.statistics import Statistics
 from audiocrib.shell.announcer import Announcer
 from audiocrib.shell.countclock import CountClock
 from audiocrib.shell.drills import DRILL_KEYS, Drills
+from audiocrib.shell.elsewhere import DefinedElsewhere
 from audiocrib.shell.keys import (
     _CONNECTING,
     _HISTORY,
@@ -49,7 +48,7 @@ from audiocrib.shell.lock import FolderLock
 from audiocrib.shell.savedgame import SEAT, SavedTable
 from audiocrib.shell.servers import ServerBook
 from audiocrib.shell.settings import Settings, SettingsFile
-from audiocrib.shell.table import Heard, Table
+from audiocrib.shell.table import Table
 from audiocrib.shell.tablesetup import TableSetup
 from audiocrib.shell.typing import TypedCount
 from audiocrib.sound.player import Player as SoundPlayer
@@ -63,7 +62,7 @@ _POSITION_KEYS = frozenset({"_mark_at", "_select_at", "mark_at", "choose_at"})
 """The methods of the digit keys that pick a card by its position in the hand."""
 
 
-class SessionCore:
+class SessionCore(DefinedElsewhere):
     """The shared state of a `Session` and the dispatch of its keys (see `Session`)."""
 
     def __init__(
@@ -330,192 +329,3 @@ class SessionCore:
         self.say(("Sounds on, but nothing plays: " + silent + "." if silent else "Sounds on.")
                  if self.settings.sounds else "Sounds off.")
         self.cue("card")
-
-    # ------------------------------------------------------------ defined by the screens
-    def _keep_settings(self, name: str | None = None) -> None:
-        """Defined in `keeping`."""
-        raise NotImplementedError
-
-    def _game_moment(self) -> str:
-        """Defined in `at_table`: the game's moment, whatever menu is open over it."""
-        raise NotImplementedError
-
-    def _typed_ahead(self, binding: Binding | None) -> bool:
-        """Defined in `at_table`."""
-        raise NotImplementedError
-
-    def _note_news(self) -> None:
-        """Defined in `at_table`."""
-        raise NotImplementedError
-
-    def _escape_text(self) -> str:
-        """Defined in `menus`."""
-        raise NotImplementedError
-
-    def _every_key(self, key: str) -> None:
-        """Defined in `helping`."""
-        raise NotImplementedError
-
-    def _item_text(self, item: str) -> str:
-        """Defined in `menus`."""
-        raise NotImplementedError
-
-    def _practice_choose(self, item: str) -> None:
-        """Defined in `practice`."""
-        raise NotImplementedError
-
-    def _enter_menu(self, mode: Mode, prefix: str) -> None:
-        """Defined in `menus`."""
-        raise NotImplementedError
-
-    def _confirmed(self, question: str) -> bool:
-        """Defined in `at_table`."""
-        raise NotImplementedError
-
-    def _new_game(self) -> None:
-        """Defined in `keeping`."""
-        raise NotImplementedError
-
-    def _sit_at(self, table: Table, heard: Heard) -> None:
-        """Defined in `at_table`: play at ``table``, the player having heard it as far as ``heard``."""
-        raise NotImplementedError
-
-    def _autosave(self) -> None:
-        """Defined in `keeping`."""
-        raise NotImplementedError
-
-    def _count_games(self) -> None:
-        """Defined in `keeping`: add the games won since last looked to the statistics, and keep them."""
-        raise NotImplementedError
-
-    def _save_and_quit(self) -> None:
-        """Defined in `keeping`."""
-        raise NotImplementedError
-
-    def _confirm_abandon(self) -> None:
-        """Defined in `keeping`."""
-        raise NotImplementedError
-
-    def _resume_saved(self) -> None:
-        """Defined in `keeping`."""
-        raise NotImplementedError
-
-    def _say_where_it_stands(self) -> None:
-        """Defined in `at_table`."""
-        raise NotImplementedError
-
-    def _say_statistics(self) -> None:
-        """Defined in `keeping`."""
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """Defined in `keeping`: let the data folder go (at the end of the run)."""
-        raise NotImplementedError
-
-    def view(self) -> PlayerView:
-        """Defined in `at_table`."""
-        raise NotImplementedError
-
-    def _settle(self) -> None:
-        """Defined in `at_table`."""
-        raise NotImplementedError
-
-    def _prompt_text(self) -> str:
-        """Defined in `at_table`."""
-        raise NotImplementedError
-
-    def _hand(self) -> list[Card]:
-        """Defined in `table_keys`: the cards held, in the order their positions count."""
-        raise NotImplementedError
-
-    def _act(self, action: Action) -> bool:
-        """Defined in `at_table`."""
-        raise NotImplementedError
-
-    def _typing_key(self, key: str) -> None:
-        """Defined in `online`: a character typed into the line."""
-        raise NotImplementedError
-
-    def _play_online(self) -> None:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _poll_online(self) -> None:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _online_items(self) -> tuple[str, ...]:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _online_item_text(self, item: str) -> str:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _online_change(self, direction: int) -> None:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _online_choose(self, key: str) -> None:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _online_escape(self, key: str) -> None:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _start_new_table(self) -> None:
-        """Defined in `online`: Start the game, at the end of a new table's setup."""
-        raise NotImplementedError
-
-    def _leave_online_game(self) -> None:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _close_online(self) -> None:
-        """Defined in `online`: let the server's connection go."""
-        raise NotImplementedError
-
-    def _seat_items(self) -> tuple[str, ...]:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _seat_item_choose(self, item: str) -> None:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _to_lobby(self, prefix: str = "Lobby: ", page: int = 1) -> None:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _say_lobby_item(self) -> None:
-        """Defined in `online`."""
-        raise NotImplementedError
-
-    def _online_home(self) -> None:
-        """Defined in `online`: a browser's stand-in for the main menu when not connected."""
-        raise NotImplementedError
-
-    def _open_settings(self) -> None:
-        """Defined in `menus`."""
-        raise NotImplementedError
-
-    def _main_items(self) -> tuple[str, ...]:
-        """Defined in `pastmatches`: the main menu's items."""
-        raise NotImplementedError
-
-    def _open_past_matches(self) -> None:
-        """Defined in `pastmatches`."""
-        raise NotImplementedError
-
-    def _keep_past_match(self) -> None:
-        """Defined in `pastmatches`: keep the match just ended among the past matches."""
-        raise NotImplementedError
-
-    def _replay(self, match: PastMatch, back: Callable[[], None] | None = None) -> None:
-        """Defined in `replaying`: hear ``match`` again (Escape then calls ``back``; None: back to this screen)."""
-        raise NotImplementedError
-
-    def _replay_where(self) -> str:
-        """Defined in `replaying`: where the replay stands, for the help."""
-        raise NotImplementedError
