@@ -19,7 +19,6 @@ import hmac
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from functools import partial
 
 from aiohttp import WSCloseCode, WSMessage, WSMsgType, web
@@ -32,6 +31,7 @@ from audiocrib.online.moderation import MODERATOR_WELCOME
 from audiocrib.server import past_matches, ratings
 from audiocrib.server.accounts import SIGNED_OUT, Accounts
 from audiocrib.server.application import FULL_COLLECTION_EVERY, PATH, make_app
+from audiocrib.server.connections import Address, Connection
 from audiocrib.server.desk import Answers, TableDesk
 from audiocrib.server.limits import LatelyCount, Limits, TokenBucket, per_hour
 from audiocrib.server.lobby import TOO_MANY_NAMES, TOO_MANY_TABLES, Board, wait_words
@@ -55,54 +55,6 @@ PLAY_MESSAGES = (m.Start, m.Move, m.Leave, m.GiveSeat, m.TakeSeatBack)
 _log = logging.getLogger(__name__)
 
 
-@dataclass(slots=True)
-class _Address:
-    """What the server remembers of one address while it is busy: its buckets and its open connections."""
-
-    messages: TokenBucket
-    connects: TokenBucket
-    wrong_passwords: TokenBucket
-    names: TokenBucket
-    tables: TokenBucket
-    sign_ins: TokenBucket
-    match_logs: TokenBucket
-    open: int = 0
-    connections: set[_Connection] = field(default_factory=set)
-    cut_at: float = -1e9
-    """When the last connection from here was cut for sending the most (`time.monotonic`)."""
-
-    def idle(self) -> bool:
-        return self.open == 0 and all(b.full for b in (self.messages, self.connects, self.wrong_passwords,
-                                                         self.names, self.tables, self.sign_ins,
-                                                         self.match_logs))
-
-    def heaviest(self) -> _Connection | None:
-        """The connection from here that sent the most lately and is not being closed already."""
-        going = [c for c in self.connections if not c.cut]
-        return max(going, key=lambda c: c.lately.now()) if going else None
-
-
-@dataclass(eq=False, slots=True)
-class _Connection:
-    """One client's connection: who it is once it has said hello, and at which table it sits."""
-
-    socket: ServerSocket
-    address: _Address
-    messages: TokenBucket
-    refusals: TokenBucket
-    chats: TokenBucket
-    box: Mailbox
-    lately: LatelyCount
-    player: Player | None = None
-    cut: bool = False
-    """True once it is being closed for sending the most from an address over its limit."""
-    token: str | None = None
-    table: int | None = None
-    remote: str = ""
-    ended: list[int] = field(default_factory=list)
-    """The tables whose end its hello's catch-up told (written as told once sent)."""
-
-
 Pages = Callable[[web.Application, "Server"], None]
 """Adds the browser's page and its socket to the application (the web layer's, given by the command line)."""
 
@@ -121,9 +73,9 @@ class Server(TableDesk):
         self.password = password
         self.limits = limits or Limits()
         self.proxies = proxies
-        self._addresses: dict[str, _Address] = {}
-        self._connections: set[_Connection] = set()
-        self._by_player: dict[int, _Connection] = {}
+        self._addresses: dict[str, Address] = {}
+        self._connections: set[Connection] = set()
+        self._by_player: dict[int, Connection] = {}
         self._closing: set[asyncio.Task[bool]] = set()
         self.outbox = Outbox(store, store_failed)
         self.board = Board(store)
@@ -138,14 +90,14 @@ class Server(TableDesk):
                                  self.moderation.chat_refusal)
 
     # ----------------------------------------------------------------- connections
-    def _address(self, remote: str) -> _Address:
+    def _address(self, remote: str) -> Address:
         found = self._addresses.get(remote)
         if found is None:
             if len(self._addresses) > 10_000:  # forget the addresses that have gone quiet
                 for key in [k for k, a in self._addresses.items() if a.idle()]:
                     del self._addresses[key]
             lim = self.limits
-            found = _Address(TokenBucket(lim.address_rate, lim.address_burst),
+            found = Address(TokenBucket(lim.address_rate, lim.address_burst),
                              TokenBucket(lim.connects_rate, lim.connects_burst),
                              TokenBucket(lim.wrong_passwords_rate, lim.wrong_passwords_burst),
                              per_hour(lim.new_names_per_hour), per_hour(lim.new_tables_per_hour),
@@ -188,7 +140,7 @@ class Server(TableDesk):
         connection inside this process (`audiocrib.web.local`, the browser page's sessions)."""
         address = self._address(remote)
         lim = self.limits
-        connection = _Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
+        connection = Connection(socket, address, TokenBucket(lim.messages_rate, lim.messages_burst),
                                  TokenBucket(lim.refusals_rate, lim.refusals_burst),
                                  TokenBucket(lim.chat_rate, lim.chat_burst),
                                  Mailbox(socket, local=hasattr(socket, "send_message")),
@@ -210,7 +162,7 @@ class Server(TableDesk):
                 self.board.people_changed()
                 await self.tables.connected(connection.player.id, False)
 
-    async def _serve(self, connection: _Connection) -> None:
+    async def _serve(self, connection: Connection) -> None:
         socket = connection.socket
         while not socket.closed:
             timeout = None if connection.player else self.limits.hello_seconds
@@ -236,7 +188,7 @@ class Server(TableDesk):
                 await socket.close(code=WSCloseCode.INTERNAL_ERROR, message=b"The server failed on that message.")
                 return
 
-    async def _one(self, connection: _Connection, frame: WSMessage) -> None:
+    async def _one(self, connection: Connection, frame: WSMessage) -> None:
         """Answer one frame (or refuse it, or close the connection by raising `_Disconnect`)."""
         connection.lately.add()
         if connection.cut:
@@ -276,7 +228,7 @@ class Server(TableDesk):
                 self.outbox.put(connection.box, partial(self.tables.told_end, connection.player.id, connection.ended))
             self.tables.wake(connection.player.id)
 
-    async def _at_table(self, connection: _Connection, message: m.Message) -> Answers:
+    async def _at_table(self, connection: Connection, message: m.Message) -> Answers:
         """What is done at the player's table, through `Tables`: the room's answers go out from there; leaving
         is answered with the lobby."""
         player = connection.player
@@ -295,7 +247,7 @@ class Server(TableDesk):
             return [(None, self._lobby())]
         return []
 
-    def _cut(self, connection: _Connection) -> None:
+    def _cut(self, connection: Connection) -> None:
         """Close ``connection``, the one that sent most from an address over its limit."""
         connection.cut = True
         self._close_later(connection, ADDRESS_TOO_FAST)
@@ -308,7 +260,7 @@ class Server(TableDesk):
     async def _send_out(self, answers: Outgoing) -> None:
         await self._send(None, answers)
 
-    async def _send(self, connection: _Connection | None, answers: Answers | Outgoing) -> None:
+    async def _send(self, connection: Connection | None, answers: Answers | Outgoing) -> None:
         """Send each answer to its player's live connection (``connection`` for None), through the outbox (so
         once what it follows is on disk, and in order); a player not connected misses it (they catch up when
         back), and a connection that breaks on the way is left to its own close. Each answer goes to the
@@ -326,7 +278,7 @@ class Server(TableDesk):
                 texts[id(message)] = self.board.text(message) if isinstance(message, m.Lobby) else m.encode(message)
             self.outbox.put(target.box, Carried(message) if target.box.local else texts[id(message)])
 
-    def _answer(self, connection: _Connection, message: m.Message) -> Answers:
+    def _answer(self, connection: Connection, message: m.Message) -> Answers:
         """The answers to one message; a refusal raises `ProtocolError` or `StoreError` with its sentence."""
         if isinstance(message, m.Hello):
             return self._welcome_back(connection, self._hello(connection, message))
@@ -372,7 +324,7 @@ class Server(TableDesk):
             return [(None, answering(self.store.reading, player.id, message))]
         raise ProtocolError("That type of message is not part of the protocol.")  # pragma: no cover
 
-    def _welcome_back(self, connection: _Connection, welcome: m.Message) -> Answers:
+    def _welcome_back(self, connection: Connection, welcome: m.Message) -> Answers:
         """The welcome, then the catch-up of the tables the player sits at."""
         out, at, connection.ended = self.tables.back(connection.player.id) if connection.player else ([], None, [])
         connection.table = at if at is not None else connection.table
@@ -380,7 +332,7 @@ class Server(TableDesk):
             out.insert(0, (connection.player.id, m.Notice(MODERATOR_WELCOME)))
         return [(None, welcome), *out]
 
-    async def _account(self, connection: _Connection, message: m.Message) -> Answers:
+    async def _account(self, connection: Connection, message: m.Message) -> Answers:
         """Signing in with a name's password, and the account's messages (`audiocrib.server.accounts`)."""
         if isinstance(message, m.SignIn):
             self._hello_checks(connection, message)
@@ -395,14 +347,14 @@ class Server(TableDesk):
                 self._close_later(other, SIGNED_OUT)
         return [(None, state)]
 
-    def _close_later(self, connection: _Connection, reason: str) -> None:
+    def _close_later(self, connection: Connection, reason: str) -> None:
         task = asyncio.get_running_loop().create_task(connection.socket.close(
             code=WSCloseCode.POLICY_VIOLATION, message=reason.encode("ascii")))
         self._closing.add(task)  # kept until done: the loop holds only a weak reference to a task
         task.add_done_callback(self._closing.discard)
 
     # ----------------------------------------------------------------- hello
-    def _hello_checks(self, connection: _Connection, hello: m.Hello) -> None:
+    def _hello_checks(self, connection: Connection, hello: m.Hello) -> None:
         """Refuse a second hello, another protocol version, a missing or wrong server password, or a banned address
         or name (`audiocrib.server.moderating`)."""
         if connection.player is not None:
@@ -417,7 +369,7 @@ class Server(TableDesk):
         if banned is not None:
             raise ProtocolError(banned)
 
-    def _hello(self, connection: _Connection, hello: m.Hello) -> m.Message:
+    def _hello(self, connection: Connection, hello: m.Hello) -> m.Message:
         self._hello_checks(connection, hello)
         if hello.token is not None:
             player = self.store.player_by_token(hello.token)
@@ -430,7 +382,7 @@ class Server(TableDesk):
             player, token = self.store.add_player(hello.name)
         return self._welcome(connection, player, token)
 
-    def _welcome(self, connection: _Connection, player: Player, token: str) -> m.Message:
+    def _welcome(self, connection: Connection, player: Player, token: str) -> m.Message:
         """Make this connection the player's (closing the one they had before, if any); a banned name, found by its
         token, is refused."""
         banned = self.moderation.hello_refusal(player.name, "")
@@ -445,7 +397,7 @@ class Server(TableDesk):
         self.board.people_changed()
         return m.Welcome(player.name, token, m.PROTOCOL_VERSION)
 
-    def _password_ok(self, connection: _Connection, given: str | None) -> bool:
+    def _password_ok(self, connection: Connection, given: str | None) -> bool:
         assert self.password is not None
         if given is not None and hmac.compare_digest(given.encode("utf-8"), self.password.encode("utf-8")):
             return True
