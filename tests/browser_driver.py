@@ -386,9 +386,11 @@ class Browser:
         self.moved_on, self.moved_at = seen, len(self.frames())
         return True
 
-    def hold(self, key: str, seconds: float, rate: float = 33.0) -> int:
-        """Hold ``key`` down for ``seconds``: a keydown, then repeats at ``rate`` a second as a keyboard sends
-        them (event.repeat true), then the keyup; the number of keydown events sent."""
+    def hold(self, key: str, seconds: float | None = None, rate: float = 33.0, count: int | None = None) -> int:
+        """Hold ``key`` down for ``seconds``, or for ``count`` keydown events (however long a loaded machine
+        takes to send them): a keydown, then repeats at ``rate`` a second as a keyboard sends them (event.repeat
+        true), then the keyup; the number of keydown events sent."""
+        assert (seconds is None) != (count is None), "hold for seconds or for a count of keydowns"
         self.focus_game()
         if key in CDP_KEYS:
             name, code, number = CDP_KEYS[key]
@@ -397,13 +399,13 @@ class Browser:
         text = {"key": name, "code": code, "windowsVirtualKeyCode": number, "nativeVirtualKeyCode": number}
         if len(name) == 1:
             text["text"] = name
-        sent, end = 0, time.monotonic() + seconds
+        sent, end = 0, time.monotonic() + (seconds or 0.0)
         while True:
             self.driver.execute_cdp_cmd("Input.dispatchKeyEvent",
                                         {"type": "keyDown" if "text" in text else "rawKeyDown", **text,
                                          "autoRepeat": sent > 0})
             sent += 1
-            if time.monotonic() > end:
+            if sent == count if count is not None else time.monotonic() > end:
                 break
             time.sleep(1 / rate)
         self.driver.execute_cdp_cmd("Input.dispatchKeyEvent", {"type": "keyUp", **text})
