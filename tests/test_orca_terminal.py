@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from audiocrib.shell.pastmatches import FOLDER, PastMatchFolder
 from tests.screenreader import Desktop, Terminal, desktop_fixture
+from tests.test_replay_files import finished
 
 pytestmark = [pytest.mark.xdist_group("screenreader"), pytest.mark.slow]
 desktop = desktop_fixture
@@ -291,3 +293,35 @@ def test_the_practice_menu_the_statistics_and_the_keys_are_read(game: Game) -> N
             assert_heard_once(f"Escape from {wanted}", printed, heard)
         printed, heard = game.press("Home")
         assert_heard_once("Home", printed, heard)
+
+
+def test_a_past_match_is_found_and_heard_again_key_by_key(desktop: Desktop, terminal: Terminal,
+                                                          tmp_path: Path) -> None:
+    PastMatchFolder(tmp_path / "data" / FOLDER).keep(finished(), ("", "medium"), time.time() - 60, "heard again")
+    game = Game(desktop, terminal, tmp_path, "--pace", "0")
+    try:
+        assert_heard_once("start with a past match kept", *game.opening)
+        while True:
+            printed, heard = game.press("Down")
+            assert_heard_once("Down in the main menu", printed, heard)
+            if printed[-1].startswith("Past matches"):
+                break
+        printed, heard = game.press("Return")
+        assert_heard_once("Enter on Past matches", printed, heard)
+        assert "you against Bob (medium)" in printed[-1], printed
+        printed, heard = game.press("Return")
+        assert_heard_once("Enter on the past match", printed, heard)
+        told = []
+        for key in ("Right", "Right", "Right", "Down", "h", "Down", "Left", "s", "c", "Up", "Return", "End", "Home",
+                    "question"):
+            printed, heard = game.press(key)
+            assert_heard_once(f"{key} in the replay", printed, heard)
+            told.append(printed)
+        assert [[line for line in told[k] if line.startswith("Deal ")] for k in (3, 5)] == [
+            ["Deal two: Bob deals."], ["Deal three: you deal."]], told[3:6]
+        assert told[4][-1].startswith("Your hand: ") and not re.search(r"\d", told[4][-1]), told[4]  # no positions
+        assert len(told[10]) >= 3, told[10]  # Enter tells the deal through, each line heard once
+        printed, heard = game.press("Escape")
+        assert_heard_once("Escape from the replay", printed, heard)
+    finally:
+        game.close()

@@ -126,7 +126,7 @@ class Announcer:
 
     def close(self) -> None:
         """Print what is held and let go of the speech backend and the transcript."""
-        self.printer.flush()
+        self.printer.flush(whole=True)
         for closing in (self.speaker, self.transcript):
             if closing is not None:
                 try:

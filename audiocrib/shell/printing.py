@@ -17,6 +17,9 @@ Two things a screen reader needs from the way the lines are written, both heard 
   a computer player's move right after yours, wait and go together). Orca reads each insertion together with the
   text after it up to the cursor, at the moment it gets to it: written line by line, or a few milliseconds apart,
   lines came out twice, cut ("rts again at zero."), or not at all while the screen scrolled.
+- **A write fits on the screen.** Orca reads what a write changed on the screen, so lines a write scrolls off
+  before it is read are never heard: a replay's Enter, which tells a whole deal (twenty lines, some of two rows),
+  lost its first line. A burst taller than the screen is written a screenful at a time, `GAP` apart.
 
 >>> import io
 >>> screen = io.StringIO()
@@ -30,6 +33,7 @@ Two things a screen reader needs from the way the lines are written, both heard 
 from __future__ import annotations
 
 import asyncio
+import math
 import shutil
 import time
 from typing import TextIO
@@ -40,6 +44,20 @@ _FILL_PAUSE = 0.1
 """Seconds between filling the screen and the first lines."""
 GAP = 0.2
 """The least time in seconds between two writes in an event loop."""
+
+
+def _fitting(lines: list[str], columns: int, rows: int) -> int:
+    """How many of ``lines``, from the first, fit in ``rows`` rows ``columns`` wide (at least one).
+
+    >>> _fitting(["a" * 100, "b", "c"], 80, 3), _fitting(["a" * 100, "b", "c"], 80, 4), _fitting(["a" * 500], 80, 3)
+    (2, 3, 1)
+    """
+    used = 0
+    for taken, line in enumerate(lines):
+        used += max(1, math.ceil(len(line) / max(columns, 1)))
+        if used > rows and taken:
+            return taken
+    return len(lines)
 
 
 def _is_terminal(screen: TextIO) -> bool:
@@ -75,20 +93,33 @@ class LinePrinter:
         elif len(self._held) == 1:
             loop.call_later(max(0.0, self._written + GAP - time.monotonic()), self.flush)
 
-    def flush(self) -> None:
-        """Write the lines held, in one call. A closed terminal is let be: the speech must go on."""
+    def flush(self, whole: bool = False) -> None:
+        """Write the lines held, in one call, as many as fit on the screen (the rest `GAP` later; at once outside
+        an event loop, or when ``whole``, as at the end). A closed terminal is let be: the speech must go on."""
         if not self._held:
             return
-        text = "".join(line + "\n" for line in self._held)
-        self._held.clear()
+        size = shutil.get_terminal_size()
         if self._fill:
             self._fill = False
-            self._write("\n" * shutil.get_terminal_size().lines)
+            self._write("\n" * size.lines)
             # Apart from the first lines, or the terminal reports them with the empty lines as one insertion,
             # which Orca reads as nothing.
             time.sleep(_FILL_PAUSE)
-        self._write(text)
-        self._written = time.monotonic()
+        while self._held:
+            fitting = _fitting(self._held, size.columns, size.lines - 1)
+            text = "".join(line + "\n" for line in self._held[:fitting])
+            del self._held[:fitting]
+            self._write(text)
+            self._written = time.monotonic()
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                continue
+            if whole:
+                continue
+            if self._held:
+                loop.call_later(GAP, self.flush)
+            return
 
     def _write(self, text: str) -> None:
         try:
