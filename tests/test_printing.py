@@ -5,6 +5,7 @@ the screen, so a line a write scrolls off before it is read is never heard)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import shutil
 import time
@@ -56,4 +57,4 @@ def test_a_burst_taller_than_the_screen_is_written_a_screenful_at_a_time_gap_apa
     lines = [f"Line {n}." for n in range(3)] + ["x" * 150] + [f"Line {n}." for n in range(3, 12)]
     writes = printed(lines, rows=6)  # five rows a write: the long line takes two
     assert [text.splitlines() for _, text in writes] == [lines[:4], lines[4:9], lines[9:]]
-    assert all(later - earlier >= GAP * 0.9 for (earlier, _), (later, _) in zip(writes, writes[1:])), writes
+    assert all(later - earlier >= GAP * 0.9 for (earlier, _), (later, _) in itertools.pairwise(writes)), writes

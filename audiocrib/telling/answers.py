@@ -295,8 +295,8 @@ WATCHING_HAND = "You are watching, and hold no cards."
 
 def hand(view: PlayerView, marked: Collection[Card] = (), positions: bool = True) -> str:
     """Key h: your cards in sorted order with their positions (the digit keys pick by them; ``positions`` false
-    leaves them out, and the marks, as a replay does, where no key picks a card), marked cards said as marked; in the play also
-    what you have played; in the show the hand you kept, with the starter.
+    leaves them out, and the marks, as a replay does, where no key picks a card), marked cards said as marked; in
+    the play also what you have played; in the show the hand you kept, with the starter.
 
     >>> from audiocrib.engine.game import Game
     >>> view = Game(names=("Ann", "Bob"), seed=3).view(0)
