@@ -8,17 +8,24 @@ twice, nothing lost, nothing "blank".
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import re
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
+from typing import Any
 
+import aiohttp
 import pytest
 
 from audiocrib.shell.pastmatches import FOLDER, PastMatchFolder
 from tests.screenreader import Desktop, Terminal, desktop_fixture
 from tests.test_replay_files import finished
+from tests.test_serve import Client, ask, create, hello, serving
 
 pytestmark = [pytest.mark.xdist_group("screenreader"), pytest.mark.slow]
 desktop = desktop_fixture
@@ -97,6 +104,26 @@ class Game:
         self.wait_printed(lambda lines: len(lines) >= expect, f"answer to {key}")
         time.sleep(0.3)  # the rest of the key's burst, and a computer player's move paced after it
         return self.heard_for_step(key)
+
+    def types(self, text: str) -> tuple[list[str], list[str]]:
+        """Type ``text`` into a text box, a key at a time; returns what was printed (a line a key) and what Orca
+        said."""
+        self.mark = self.desktop.mark()
+        self.terminal.type(text)
+        self.wait_printed(lambda lines: len(lines) >= len(text), f"letters of {text!r}")
+        return self.heard_for_step(f"typing {text!r}")
+
+    def during(self, happening: Callable[[], None], what: str) -> tuple[list[str], list[str]]:
+        """What was printed while ``happening`` ran (another player's moves, say), made to happen again until
+        something is (at most twenty times), and what Orca said of it."""
+        self.mark = self.desktop.mark()
+        for _ in range(20):
+            happening()
+            with contextlib.suppress(AssertionError):
+                self.wait_printed(lambda lines: len(lines) >= 1, what, timeout=1.0)
+                break
+        time.sleep(0.6)  # a computer player's move, paced after the person's
+        return self.heard_for_step(what)
 
     def walk_menu(self, first: str, what: str, most: int = 25) -> list[str]:
         """Press Down from the menu item ``first`` until an item comes again (the end, or round to the top), each
@@ -325,3 +352,86 @@ def test_a_past_match_is_found_and_heard_again_key_by_key(desktop: Desktop, term
         assert_heard_once("Escape from the replay", printed, heard)
     finally:
         game.close()
+
+
+class Host:
+    """Ann, a person at a public table of two against an easy computer player, on her own event loop and thread:
+    the test moves her game on a few of her views at a time, as a person would."""
+
+    def __init__(self, url: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.client = Client()
+        self.session: aiohttp.ClientSession | None = None
+        self.socket = self._call(self._open(url))
+
+    def _call(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=60)
+
+    async def _open(self, url: str) -> aiohttp.ClientWebSocketResponse:
+        self.session = aiohttp.ClientSession()
+        socket = await self.session.ws_connect(url)
+        await ask(socket, hello("Ann"))
+        await ask(socket, {**create(True, ("person", "easy")), "rules": {"players": 2, "target": 61}})
+        await socket.send_str(json.dumps({"type": "start"}))
+        return socket
+
+    def plays(self, views: int) -> None:
+        """Ann hears ``views`` more views of her game and makes every move they ask of her."""
+        self._call(self.client.play(self.socket, views=views))
+
+    def close(self) -> None:
+        async def closing() -> None:
+            await self.socket.close()
+            if self.session is not None:
+                await self.session.close()
+
+        self._call(closing())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+
+
+def test_a_watcher_finds_a_table_in_the_lobby_and_hears_its_game_go_on(desktop: Desktop, terminal: Terminal,
+                                                                        tmp_path: Path) -> None:
+    server = next(serving(tmp_path / "server"))
+    ann = None
+    game = Game(desktop, terminal, tmp_path, "--pace", "0")
+    try:
+        ann = Host(server.url)
+        assert_heard_once("start", *game.opening)
+        while True:
+            printed, heard = game.press("Down")
+            assert_heard_once("Down in the main menu", printed, heard)
+            if printed[-1].startswith("Play online"):
+                break
+        for key, text in (("Return", ""), ("", f"127.0.0.1:{server.port}"), ("Return", ""), ("", "Carol"),
+                          ("Return", "")):
+            printed, heard = game.press(key) if key else game.types(text)
+            assert_heard_once(f"{key or text} on the way online", printed, heard)
+        assert any(line.startswith("Lobby: ") for line in printed), printed
+        while True:
+            printed, heard = game.press("Down")
+            assert_heard_once("Down in the lobby", printed, heard)
+            if printed[-1].startswith("Table 1, Ann's"):
+                break
+        assert "under way" in printed[-1] and "Enter to watch" in printed[-1], printed
+        printed, heard = game.press("Return", expect=2)
+        assert_heard_once("Enter to watch", printed, heard)
+        assert printed[0].startswith("You are watching table 1."), printed
+        lines = 0
+        for step in range(8):  # Ann lays away and plays; the computer player answers; the watcher hears it all
+            printed, heard = game.during(lambda: ann.plays(1), f"Ann's moves, step {step}")
+            assert_heard_once(f"Ann's moves, step {step}", printed, heard)
+            lines += len(printed)
+            if step in (0, 5):
+                for key in ("s", "v", "h"):
+                    printed, heard = game.press(key)
+                    assert_heard_once(f"{key} while watching", printed, heard)
+        assert lines >= 8, lines
+        assert any(line.startswith("Ann plays") for line in game.lines()), game.lines()[-20:]
+    finally:
+        game.close()
+        if ann is not None:
+            ann.close()
+        server.stop()
