@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -493,12 +494,16 @@ class Client:
         self.moved_at = -1  # the log's length when the last move was sent
         self.won = False
         self.refusals: list[str] = []
+        self.refused_at: list[int] = []  # the log's length when each refusal came
+        self.probed_at = -1  # the log's length when the move out of turn was sent
         self.table = 0  # the table's number, from the last table state
 
     async def play(self, socket: aiohttp.ClientWebSocketResponse, views: int | None = None,
                    probe: bool = False, until: Callable[[Message], bool] | None = None) -> None:
         """Read and answer until the match is won (or ``views`` more views came, or a message ``until`` picks
-        came); with ``probe``, send a move for the other seat and one out of turn once, each to be refused."""
+        came); with ``probe``, send a move for the other seat and one out of turn once, each to be refused. The
+        one out of turn is a go while every card in hand fits, even after the other seat's next card: refused
+        out of turn, and refused as well if that seat's move comes first (the player can play a card)."""
         stop = None if views is None else self.views + views
         while not self.won and (stop is None or self.views < stop):
             frame = await socket.receive(timeout=20)
@@ -513,6 +518,7 @@ class Client:
             self.got.append((self.length, message))
             if isinstance(message, Refused):
                 self.refusals.append(message.sentence)
+                self.refused_at.append(self.length)
             if isinstance(message, TableState):
                 self.table = message.number
             if until is not None and until(message):
@@ -524,8 +530,10 @@ class Client:
             if probe and view.must_discard and not self.refusals:
                 other = Discard(1 - view.seat, tuple(view.hand[:view.must_discard]))
                 await socket.send_str(encode(Move(other)))
-            if probe and view.phase is Phase.PLAY and view.turn != view.seat and len(self.refusals) == 1:
-                await socket.send_str(encode(Move(Play(view.seat, view.hand[0]))))
+            if (probe and view.phase is Phase.PLAY and view.turn != view.seat and len(self.refusals) == 1
+                    and self.probed_at < 0 and view.hand and view.count + 10 + min(c.value for c in view.hand) <= 31):
+                self.probed_at = self.length
+                await socket.send_str(encode(Move(Go(view.seat))))
             move = my_move(view)
             seen = len(view.events) if message.whole else self.length  # a light view: the news's log
             if move is not None and seen != self.moved_at:
@@ -550,6 +558,11 @@ def test_a_game_with_a_computer_player_is_played_to_the_end_over_a_killed_server
     token, number = run(before())
     assert client.refusals[0] == "You can make moves only for your own seat."
     assert len(client.refusals) == 2 and client.refusals[1] != client.refusals[0]  # the engine's sentence
+    out_of_turn = re.fullmatch(r"It is \w+'s turn to play, not yours\.", client.refusals[1])
+    if client.refused_at[1] == client.probed_at:  # before news of the computer player's move: out of turn
+        assert out_of_turn, client.refusals
+    else:  # or the computer player moved first, and Ada had a card to play
+        assert out_of_turn or client.refusals[1].startswith("You cannot say go: you can play "), client.refusals
     assert not client.won
     assert first.stop(signal.SIGKILL)[0] == -signal.SIGKILL
     second = Running(folder)
