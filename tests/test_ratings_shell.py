@@ -39,7 +39,7 @@ def server(tmp_path: Path) -> Iterator[Running]:
 
 
 def test_top_players_and_past_matches_in_the_lobby(server: Running, tmp_path: Path) -> None:
-    number, _ = asyncio.run(play_match(server.url, server.port, ["Ann", "Bob"], ("person", "person"),
+    number, _ = asyncio.run(play_match(server, ["Ann", "Bob"], ("person", "person"),
                                        {"players": 2, "target": 31}))
     path = store_of(server)
     db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
@@ -57,7 +57,7 @@ def test_top_players_and_past_matches_in_the_lobby(server: Running, tmp_path: Pa
 
     async def bobs_table() -> int:  # Bob opens a table and leaves it waiting in the lobby
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as bob:
-            await login(bob, "Bob", server.port)
+            await login(bob, "Bob", server)
             table = await ask(bob, {"type": "create_table", "rules": {"players": 2}, "seats": ["person", "person"],
                                     "public": True, "move_limit": None})
             return int(table["number"])
@@ -65,7 +65,7 @@ def test_top_players_and_past_matches_in_the_lobby(server: Running, tmp_path: Pa
     waiting = asyncio.run(bobs_table())
     book = ServerBook()  # Ann's shell connects with the token her matches were played with
     address = f"127.0.0.1:{server.port}"
-    book.remember(read_address(address).url, address, "Ann", TOKENS[server.port, "Ann"])
+    book.remember(read_address(address).url, address, "Ann", TOKENS[server.folder, "Ann"])
     save_book(tmp_path / "ann", book)
     ann = Player("Ann", tmp_path / "ann")
 
@@ -124,7 +124,7 @@ def test_top_players_and_past_matches_in_a_browser(server: Running, browser: Bro
     """The same screens in headless Chromium (the page runs the shell's session inside the server): a player who
     has played none hears the leaderboard and that they have no rated match yet, and finds a public match by its
     table number."""
-    number, _ = asyncio.run(play_match(server.url, server.port, ["Ann", "Bob"], ("person", "person"),
+    number, _ = asyncio.run(play_match(server, ["Ann", "Bob"], ("person", "person"),
                                        {"players": 2, "target": 31}))
     page = browser
     page.open(f"http://127.0.0.1:{server.port}/")

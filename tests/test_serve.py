@@ -56,6 +56,8 @@ class Running:
     """A running ``audiocrib serve`` on a free loopback port, with the lines it said on start."""
 
     def __init__(self, folder: Path, *extra: str, log: Path | None = None) -> None:
+        self.folder = folder.resolve()
+        """The server's data folder (where its players and their tokens are kept)."""
         env = {**os.environ, "HOME": str(folder.parent), "XDG_DATA_HOME": str(folder.parent / "xdg")}
         errors: Any = subprocess.PIPE if log is None else log.open("a")  # a file is never full, nor lost at a kill
         self.process = subprocess.Popen([str(PROGRAM), "serve", "--port", "0", "--data-dir", str(folder), *extra],

@@ -72,17 +72,17 @@ async def raw_ask(socket: Socket, message: dict[str, Any]) -> str:
 
 
 def test_the_list_and_the_whole_log_of_past_matches(server: Running) -> None:
-    url, port, path = server.url, server.port, store_of(server)
+    url, path = server.url, store_of(server)
     began = time.time()
-    public, _ = asyncio.run(play_match(url, port, ["Ann", "Bob"], ("person", "person"), TWO))
-    private, _ = asyncio.run(play_match(url, port, ["Bob", "Ann"], ("person", "person"), TWO, public=False))
+    public, _ = asyncio.run(play_match(server, ["Ann", "Bob"], ("person", "person"), TWO))
+    private, _ = asyncio.run(play_match(server, ["Bob", "Ann"], ("person", "person"), TWO, public=False))
     ended = time.time()
 
     async def go() -> None:
         async with aiohttp.ClientSession() as session, session.ws_connect(url) as ann, \
                 session.ws_connect(url) as cy:
-            await login(ann, "Ann", port)
-            await login(cy, "Cy", port)
+            await login(ann, "Ann", server)
+            await login(cy, "Cy", server)
             listed = await ask(ann, {"type": "past_matches"})
             assert [entry["number"] for entry in listed["matches"]] == [private, public]  # newest first
             assert (listed["page"], listed["pages"]) == (1, 1)
@@ -126,13 +126,13 @@ def own_server(tmp_path: Path) -> Iterator[Running]:
 
 
 def test_a_match_not_over_or_closed_is_refused(own_server: Running) -> None:
-    url, port = own_server.url, own_server.port
+    url = own_server.url
 
     async def go() -> None:
         async with aiohttp.ClientSession() as session, session.ws_connect(url) as dee, \
                 session.ws_connect(url) as eli, session.ws_connect(url) as fay:
             for socket, name in ((dee, "Dee"), (eli, "Eli"), (fay, "Fay")):
-                await login(socket, name, port)
+                await login(socket, name, own_server)
             closed = await ask(dee, {"type": "create_table", "rules": TWO, "seats": ["person", "person"],
                                      "public": True, "move_limit": None})
             await ask(dee, {"type": "leave"})  # closed by its host before it began
@@ -169,9 +169,9 @@ def test_hostile_values_in_the_past_match_messages_are_refused_in_one_sentence(s
     async def go(messages: list[dict[str, Any]]) -> None:
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket:
             assert refused(await ask(socket, {"type": "past_matches"})).startswith("Say hello first")
-            welcome = await ask(socket, hello("Gus", TOKENS.get((server.port, "Gus"))))
+            welcome = await ask(socket, hello("Gus", TOKENS.get((server.folder, "Gus"))))
             assert welcome["type"] == "welcome"
-            TOKENS[server.port, "Gus"] = welcome["token"]
+            TOKENS[server.folder, "Gus"] = welcome["token"]
             for message in messages:
                 said = refused(await ask(socket, message))
                 assert said.isascii() and said.endswith(".") and ". " not in said and len(said) < 200, said
@@ -223,7 +223,7 @@ def test_whole_logs_asked_for_too_fast_are_refused_so_one_client_cannot_busy_the
     for five at once, then one every five seconds; the sixth at once is refused, and other requests go on."""
     async def go() -> None:
         async with aiohttp.ClientSession() as session, session.ws_connect(fresh_server.url) as ann:
-            await login(ann, "Ann", fresh_server.port)
+            await login(ann, "Ann", fresh_server)
             said = [refused(await ask(ann, {"type": "match_log", "table": 999_999})) for _ in range(6)]
             assert said == [NO_SUCH.format(999_999)] * 5 + [TOO_MANY_LOGS]
             assert (await ask(ann, {"type": "past_matches"}))["matches"] == []  # the list is cheap and goes on

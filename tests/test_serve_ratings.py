@@ -40,25 +40,27 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         running.stop()
 
 
-TOKENS: dict[tuple[int, str], str] = {}
+TOKENS: dict[tuple[Path, str], str] = {}
+"""Each name's token, by the data folder of the server that gave it: a server started again on that folder
+knows it, and another server that listens on the same port later (the system gives ports again) does not."""
 
 
-async def login(socket: Socket, name: str, port: int) -> None:
-    welcome = await ask(socket, hello(name, TOKENS.get((port, name))))
+async def login(socket: Socket, name: str, server: Running) -> None:
+    welcome = await ask(socket, hello(name, TOKENS.get((server.folder, name))))
     assert welcome["type"] == "welcome", welcome
-    TOKENS[port, name] = welcome["token"]
+    TOKENS[server.folder, name] = welcome["token"]
 
 
-async def play_match(url: str, port: int, names: list[str], seats: tuple[str, ...], rules: dict[str, Any],
+async def play_match(server: Running, names: list[str], seats: tuple[str, ...], rules: dict[str, Any],
                      public: bool = True) -> tuple[int, dict[str, Client]]:
     """``names`` (the people, the first the host) sit at a new table of ``seats`` and play it to the end: the
     table's number, and each person's `Client` (what they were sent)."""
     clients = {name: Client() for name in names}
     async with aiohttp.ClientSession() as session:
-        sockets = [await session.ws_connect(url) for _ in names]
+        sockets = [await session.ws_connect(server.url) for _ in names]
         try:
             for name, socket in zip(names, sockets, strict=True):
-                await login(socket, name, port)
+                await login(socket, name, server)
             table = await ask(sockets[0], {"type": "create_table", "rules": rules, "seats": list(seats),
                                            "public": public, "move_limit": None})
             number = table["number"]
@@ -135,10 +137,10 @@ def kept_ratings(path: Path) -> dict[str, tuple[float, float, int]]:
         db.close()
 
 
-async def asked(url: str, port: int, name: str, *messages: dict[str, Any]) -> list[dict[str, Any]]:
+async def asked(server: Running, name: str, *messages: dict[str, Any]) -> list[dict[str, Any]]:
     """``name`` connects, asks each of ``messages`` in turn, and returns the answers."""
-    async with aiohttp.ClientSession() as session, session.ws_connect(url) as socket:
-        await login(socket, name, port)
+    async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket:
+        await login(socket, name, server)
         return [await ask(socket, message) for message in messages]
 
 
@@ -156,7 +158,6 @@ def own_server(tmp_path: Path) -> Iterator[Running]:
 def test_ratings_move_as_openskill_says_for_two_players_teams_and_three_and_survive_a_rebuild_and_a_restart(
         own_server: Running) -> None:
     server = own_server
-    url, port = server.url, server.port
     path = store_of(server)
     shapes = [(["Ann", "Bob"], ("person", "person"), {"players": 2, "target": 31}),
               (["Ann", "Cy", "Bob", "Di"], ("person", "person", "person", "person"),
@@ -165,7 +166,7 @@ def test_ratings_move_as_openskill_says_for_two_players_teams_and_three_and_surv
     heard: list[dict[str, Client]] = []
     for names, seats, rules in shapes:
         before = {name: kept_ratings(path).get(name) for name in names}
-        _, clients = asyncio.run(play_match(url, port, names, seats, rules))
+        _, clients = asyncio.run(play_match(server, names, seats, rules))
         heard.append(clients)
         after = kept_ratings(path)
         assert after == pytest.approx(expected_ratings(path), abs=0)  # exactly what openskill says
@@ -178,7 +179,7 @@ def test_ratings_move_as_openskill_says_for_two_players_teams_and_three_and_surv
     assert {name: kept[2] for name, kept in kept_ratings(path).items()} == {"Ann": 2, "Bob": 3, "Cy": 2, "Di": 2}
 
     # the leaderboard and a rating over the protocol, as kept
-    top, own, bobs, nobody = asyncio.run(asked(url, port, "Eve", {"type": "top_players"}, {"type": "rating"},
+    top, own, bobs, nobody = asyncio.run(asked(server, "Eve", {"type": "top_players"}, {"type": "rating"},
                                                {"type": "rating", "name": "bob"}, {"type": "rating", "name": "Zed"}))
     # the server's order: the rating's ordinal, then more matches, then the name; equal ratings share a place
     in_order = sorted(kept_ratings(path).items(), key=lambda kept: (-(kept[1][0] - 3 * kept[1][1]), -kept[1][2],
@@ -208,10 +209,9 @@ def test_ratings_move_as_openskill_says_for_two_players_teams_and_three_and_surv
     assert rebuilt.stdout == "Rebuilt the ratings of 4 players from the 3 matches won; nobody had another rating" \
         " before.\n", rebuilt
     assert kept_ratings(path) == kept
-    again = Running(path.parent)
-    TOKENS[again.port, "Eve"] = TOKENS[port, "Eve"]
+    again = Running(path.parent)  # Eve's token is the one she had: the same data folder
     try:
-        (top_again,) = asyncio.run(asked(again.url, again.port, "Eve", {"type": "top_players"}))
+        (top_again,) = asyncio.run(asked(again, "Eve", {"type": "top_players"}))
         assert top_again == top
     finally:
         again.stop()
@@ -222,7 +222,7 @@ def test_a_rebuild_puts_right_a_rating_that_is_wrong(tmp_path: Path) -> None:
     running = Running(tmp_path / "data")
     path = store_of(running)
     try:
-        asyncio.run(play_match(running.url, running.port, ["Ann", "Bob"], ("person", "person"),
+        asyncio.run(play_match(running, ["Ann", "Bob"], ("person", "person"),
                                {"players": 2, "target": 31}))
     finally:
         running.stop()
@@ -243,17 +243,17 @@ def test_a_rebuild_puts_right_a_rating_that_is_wrong(tmp_path: Path) -> None:
 def test_computer_players_only_and_tables_closed_move_nothing(tmp_path: Path) -> None:
     running = Running(tmp_path / "data")
     path = store_of(running)
-    url, port = running.url, running.port
+    url = running.url
     try:
-        number, clients = asyncio.run(play_match(url, port, ["Ann"], ("person", "easy"),
+        number, clients = asyncio.run(play_match(running, ["Ann"], ("person", "easy"),
                                                  {"players": 2, "target": 31}))
         assert clients["Ann"].won and rating_notices(clients["Ann"]) == []
 
         async def closed() -> tuple[int, int]:
             async with aiohttp.ClientSession() as session, session.ws_connect(url) as ann, \
                     session.ws_connect(url) as bob:
-                await login(ann, "Ann", port)
-                await login(bob, "Bob", port)
+                await login(ann, "Ann", running)
+                await login(bob, "Bob", running)
                 first = await ask(ann, {"type": "create_table", "rules": {"players": 2, "target": 31},
                                         "seats": ["person", "person"], "public": True, "move_limit": None})
                 await ask(bob, {"type": "join", "table": str(first["number"])})
@@ -282,7 +282,7 @@ def test_computer_players_only_and_tables_closed_move_nothing(tmp_path: Path) ->
         finally:
             db.close()
         assert endings == [(number, "won"), (first, "closed"), (second, "closed")]
-        (own,) = asyncio.run(asked(url, port, "Ann", {"type": "rating"}))
+        (own,) = asyncio.run(asked(running, "Ann", {"type": "rating"}))
         assert (own["rating"], own["matches"], own["place"]) == (1000, 0, None)
     finally:
         running.stop()
@@ -305,7 +305,7 @@ def test_hostile_values_in_the_rating_messages_are_refused_in_one_sentence(serve
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as socket:
             assert refused(await ask(socket, {"type": "top_players"})) == "Say hello first: the first message on a" \
                 " connection is hello."
-            await login(socket, "Hal", server.port)
+            await login(socket, "Hal", server)
             for message, sentence in HOSTILE:
                 said = refused(await ask(socket, message))
                 assert said.isascii() and said.endswith(".") and said.count(". ") == 0, said
@@ -318,14 +318,14 @@ def test_hostile_values_in_the_rating_messages_are_refused_in_one_sentence(serve
 
 def test_a_seat_kept_by_a_computer_player_counts_for_its_person_who_hears_the_change_when_back(
         server: Running) -> None:
-    url, port, path = server.url, server.port, store_of(server)
+    url, path = server.url, store_of(server)
 
     async def go() -> list[Any]:
         async with aiohttp.ClientSession() as session:
             async with session.ws_connect(url) as ann:
                 async with session.ws_connect(url) as bob:
-                    await login(ann, "Kay", port)
-                    await login(bob, "Lou", port)
+                    await login(ann, "Kay", server)
+                    await login(bob, "Lou", server)
                     table = await ask(ann, {"type": "create_table", "rules": {"players": 2, "target": 31},
                                             "seats": ["person", "person"], "public": True, "move_limit": None})
                     await ask(bob, {"type": "join", "table": str(table["number"])})
@@ -340,7 +340,7 @@ def test_a_seat_kept_by_a_computer_player_counts_for_its_person_who_hears_the_ch
                 await kay.play(ann)
                 assert kay.won
             async with session.ws_connect(url) as back:
-                await login(back, "Lou", port)
+                await login(back, "Lou", server)
                 lou = Client()
                 await drain(back, lou)
                 return [message for _, message in lou.got]
