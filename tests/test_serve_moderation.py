@@ -32,6 +32,7 @@ from tests.test_cli_hostile import PROGRAM, assert_refused
 from tests.test_online import sign_in
 from tests.test_online_terminal import heard, person
 from tests.test_serve import Running, ask, create, hello, refused, run, until, until_closed
+from tests.test_serve_watch import heard as sent_so_far
 from tests.test_terminal import require_tools
 from tests.web_client import Page
 from tests.web_client import sign_in as web_sign_in
@@ -139,11 +140,12 @@ def test_a_kicked_players_seat_goes_on_as_a_dropped_players(server: Running) -> 
             await until(nat, "view")
             await ask(mo, moderate("kick", "Nat"))
             await until_closed(nat)
-            state = await ask(lee, {"type": "who"})
-            while state["type"] != "table":
-                state = await ask(lee, {"type": "who"})
-            return [s["connected"] for s in state["seats"]]
-    assert run(go()) == [True, False]
+            while (await until(lee, "notice"))["sentence"] != "Nat has lost the connection; the table waits.":
+                pass
+            await sent_so_far(lee)  # all that came before (table states from before the kick among it)
+            state = await ask(lee, {"type": "who"})  # so the answer is the table as it is now
+            return state["type"], state["started"], [s["connected"] for s in state["seats"]]
+    assert run(go()) == ("table", True, [True, False])
 
 
 def test_a_muted_players_chat_is_refused_until_the_mute_ends_or_is_lifted(server: Running) -> None:
