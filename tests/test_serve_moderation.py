@@ -51,14 +51,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     running.stop()
 
 
-TOKENS: dict[tuple[int, str], str] = {}
-"""Each name's token on each server (by port): the moderators say hello in many tests."""
+TOKENS: dict[tuple[Path, str], str] = {}
+"""Each name's token on each server, by its data folder (not its port, which the system may give a later server
+again): the moderators say hello in many tests."""
 
 
-async def login(socket: Socket, name: str, port: int) -> dict[str, Any]:
+async def login(socket: Socket, name: str, server: Running) -> dict[str, Any]:
     """Hello as ``name``, with the token this name was given before on that server."""
-    welcome = await ask(socket, hello(name, TOKENS.get((port, name))))
-    TOKENS[port, name] = welcome["token"]
+    welcome = await ask(socket, hello(name, TOKENS.get((server.folder, name))))
+    TOKENS[server.folder, name] = welcome["token"]
     assert await notice(socket) == MODERATOR_WELCOME  # and the client offers the moderator's acts
     return welcome
 
@@ -112,7 +113,7 @@ def test_a_moderator_kicks_a_player_who_is_told_why_and_kept_out_a_minute(server
     async def go() -> tuple[str, str, str, int, str, str]:
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as mo, \
                 session.ws_connect(server.url) as kim:
-            await login(mo, "Mo", server.port)
+            await login(mo, "Mo", server)
             welcome = await ask(kim, hello("Kim"))
             done = await ask(mo, moderate("kick", "kim", reason="Flooding the lobby"))
             got, code, reason = await until_closed(kim)
@@ -131,7 +132,7 @@ def test_a_kicked_players_seat_goes_on_as_a_dropped_players(server: Running) -> 
     async def go() -> list[bool]:
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as mo, \
                 session.ws_connect(server.url) as lee, session.ws_connect(server.url) as nat:
-            await login(mo, "Mo", server.port)
+            await login(mo, "Mo", server)
             await ask(lee, hello("Lee"))
             await ask(nat, hello("Nat"))
             table = await ask(lee, create(False))
@@ -152,7 +153,7 @@ def test_a_muted_players_chat_is_refused_until_the_mute_ends_or_is_lifted(server
     async def go() -> list[str]:
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as max_, \
                 session.ws_connect(server.url) as ola:
-            await login(max_, "Max", server.port)
+            await login(max_, "Max", server)
             await ask(ola, hello("Ola"))
             await ask(ola, create(False, ("person", "easy")))
             said = [(await ask(max_, moderate("mute", "Ola", 30, "Insults.")))["sentence"], await notice(ola)]
@@ -179,7 +180,7 @@ def test_a_name_banned_for_good_is_removed_and_kept_out_until_unbanned(server: R
     async def go() -> list[str]:
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as mo, \
                 session.ws_connect(server.url) as pip:
-            await login(mo, "Mo", server.port)
+            await login(mo, "Mo", server)
             token = (await ask(pip, hello("Pip")))["token"]
             said = [(await ask(mo, moderate("ban", "Pip", None, "Cheating with a second name.")))["sentence"]]
             got, _, _ = await until_closed(pip)
@@ -210,7 +211,7 @@ def test_an_address_ban_keeps_out_every_name_from_it_until_it_ends(server: Runni
                 session_from("127.0.0.3") as three:
             if stage == 0:
                 async with mods.ws_connect(server.url) as mo, two.ws_connect(server.url) as rex:
-                    await login(mo, "Mo", server.port)
+                    await login(mo, "Mo", server)
                     await ask(rex, hello("Rex"))
                     said = [(await ask(mo, moderate("ban_address", "Rex", 10, "Many throwaway names.")))["sentence"]]
                     got, _, _ = await until_closed(rex)
@@ -242,7 +243,7 @@ def test_a_moderator_closes_a_table_and_its_people_are_back_in_the_lobby(server:
     async def go() -> tuple[str, str, str, str]:
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as max_, \
                 session.ws_connect(server.url) as uli:
-            await login(max_, "Max", server.port)
+            await login(max_, "Max", server)
             await ask(uli, hello("Uli"))
             table = await ask(uli, create(True, ("person", "easy")))
             await uli.send_str(json.dumps({"type": "start"}))
@@ -264,8 +265,8 @@ def test_a_moderator_cannot_act_on_another(server: Running) -> None:
     async def go() -> list[str]:
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url) as mo, \
                 session.ws_connect(server.url) as max_:
-            await login(mo, "Mo", server.port)
-            await login(max_, "Max", server.port)
+            await login(mo, "Mo", server)
+            await login(max_, "Max", server)
             return [refused(await ask(mo, moderate(act, "Max", 5))) for act in ("kick", "mute", "ban")] + \
                 [refused(await ask(mo, moderate(act, target))) for act, target in (
                     ("kick", "Nobody Here"), ("kick", "Mo"), ("close", "\u00b2"), ("close", "999999999999999999999"))]
