@@ -19,6 +19,8 @@ from audiocrib.telling.narrator import Verbosity
 from tests.shell_driver import Table, play_to_the_end, run
 
 LIVE = tuple[tuple[Event, tuple[str, ...]], ...]
+DAYS = ("Today", "Yesterday")
+"""How the list names the day a match just played ended (yesterday when it ended just before midnight)."""
 
 
 def spy_on_the_narration(session: Session, live: list[tuple[Event, tuple[str, ...]]]) -> None:
@@ -75,7 +77,7 @@ def test_the_replay_says_event_for_event_what_the_player_heard(tmp_path: Path, v
         assert said[-1].startswith("Main menu: New game. 1 of 9.")
         assert (await table.press("down", "down", "down", "down"))[-1] == "Past matches. 5 of 9."
         listed = await table.answer("enter")
-        assert listed.startswith("Past matches, one, newest first. Today at ")
+        assert listed.startswith(tuple(f"Past matches, one, newest first. {day} at " for day in DAYS)), listed
         opponents = "Bob (expert)" if players == 2 else "Bob (expert) and Carol (expert)"
         assert listed.endswith(" 1 of 1.") and f", six-card, you against {opponents}: " in listed
         opened = await table.answer("enter")
@@ -102,7 +104,7 @@ def test_the_replay_says_event_for_event_what_the_player_heard(tmp_path: Path, v
         assert tuple(review) == session._review_pages()
         assert review and review[0] in said[0]
         back = await table.answer("escape")
-        assert back.startswith("Past matches: Today at ") and back.endswith(" 1 of 1.")
+        assert back.startswith(tuple(f"Past matches: {day} at " for day in DAYS)) and back.endswith(" 1 of 1.")
         assert await table.answer("escape") == "Main menu: Past matches. 5 of 9."
 
     setup = TableSetup(players=players, target=61, levels=("expert",) * (players - 1), muggins=muggins)
