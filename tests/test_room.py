@@ -320,6 +320,7 @@ def test_a_seat_given_to_a_computer_player_and_the_move_limit_are_kept_over_a_re
     deliver(store, room, people, room.join(bob))
     deliver(store, room, people, room.connected(ann, True))
     deliver(store, room, people, room.start(ann))
+    deliver(store, room, people, room.connected(bob, False))  # only an absent player's seat can be given
     deliver(store, room, people, room.give_seat(ann, 1, "medium"))
     store.close()  # the server is stopped (or killed: the seat was written before anyone heard of it)
 
@@ -620,13 +621,15 @@ def test_the_move_and_counting_clocks_go_on_after_a_restart_with_the_time_left(t
 
 def test_only_those_who_heard_a_person_was_gone_hear_that_they_are_back(tmp_path: Path) -> None:
     """Cy was not connected when Bob's connection was lost, so Cy is not told Bob is back; Ann, who heard, is.
-    A connection back before anyone heard it go is not said at all."""
+    A connection back before anyone heard it go is not said at all. (The room is loaded again, as after a
+    restart: nobody is connected until their connection comes.)"""
     with Store(tmp_path / "server.sqlite3") as store:
         ann, bob, cy = (store.add_player(name)[0].id for name in NAMES)
         room = Room.create(store, ann, Rules(players=3), ("person", "person", "person"))
         room.join(bob)
         room.join(cy)
         room.start(ann)
+        room = Room.load(store, room.table_id)
 
         def notices(out: Outgoing) -> list[tuple[int, str]]:
             return [(to, x.sentence) for to, x in out if isinstance(x, Notice)]

@@ -306,6 +306,8 @@ def test_leaving_before_the_start_frees_the_seat_and_after_it_is_for_now(server:
             table = await ask(xia, create(False))
             join = {"type": "join", "table": table["code"]}
             await ask(yul, join)
+            told = await until(xia, "table")  # the table as the host has it now: Yul is there, and connected
+            assert [(s["name"], s["connected"]) for s in told["seats"]] == [("Xia", True), ("Yul", True)], told
             assert (await until(xia, "notice"))["sentence"] == "Yul sits down at the table."
             assert (await until(xia, "notice"))["sentence"] == "Every seat is taken; you can start the game."
             assert (await ask(yul, {"type": "leave"}))["type"] == "lobby_list"

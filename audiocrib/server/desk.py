@@ -76,7 +76,6 @@ class TableDesk:
         out = room.join(player.id)
         if isinstance(out, str):
             raise ProtocolError(out)
-        room.connected(player.id, True)  # the others were just told the player sat down; once is enough
         seated = self.store.table(table.id)
         assert seated is not None
         return seated, [(to, message) for to, message in out if to != player.id]

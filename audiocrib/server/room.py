@@ -124,6 +124,7 @@ class Room(TableSeats):
         elif seat not in open_seats:
             return "That seat is not open."
         self._table = self._store.set_seat(self._table.id, seat, Seat(player_id, name=player.name))
+        self._connected.add(player_id)  # one sits down from a connection: the others' tables say so at once
         full = [] if self._table.open_seats else [(self._table.host, ALL_SEATED)]
         return [(player_id, self._state(player_id)),
                 *self._to_all(Notice(f"{player.name} sits down at the table."), but=player_id, states=True), *full]
