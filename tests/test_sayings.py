@@ -18,6 +18,7 @@ def test_who_is_here_tells_a_persons_seat_from_a_computer_players_by_the_seat_no
         room.join(medium)
         room.connected(ann, True)
         room.start(ann)
+        room.connected(medium, False)  # only an absent player's seat can be given
         assert isinstance(room.give_seat(ann, 1, "medium"), list)
         state = decode_from_server(encode(room.table_state(ann)))  # type: ignore[arg-type]
         assert isinstance(state, TableState)
