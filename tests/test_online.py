@@ -14,8 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from audiocrib.client.remote import RemoteTable
 from audiocrib.engine.numbers import number_words
 from audiocrib.engine.rules import Rules
+from audiocrib.engine.views import PlayerView
+from audiocrib.online.lookback import LookBack, PastView
 from audiocrib.server.serve import STORE_FILE
 from audiocrib.server.store import Store
 from audiocrib.shell.servers import SERVERS_FILE
@@ -52,7 +55,26 @@ def heard_in_order(heard: list[str], expected: list[str]) -> list[str]:
     return missing
 
 
-def test_two_people_and_a_computer_player_play_a_match_online(server: Running, tmp_path: Path) -> None:
+def looked_back_light(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Each look back at a pause, checked: the view put together from the server's light answer and the client's
+    own log (True) is the one the server's whole answer holds."""
+    checked: list[bool] = []
+    light = RemoteTable.view_after
+
+    def both(table: RemoteTable, told: int, early: frozenset[int]) -> PlayerView:
+        view = light(table, told, early)
+        answers = table.client.link.request(LookBack(told, tuple(sorted(i for i in early if i >= told))))
+        assert not isinstance(answers, str) and table.client.welcome is not None and table.client.welcome.light
+        checked.append(next(a.view for a in answers if isinstance(a, PastView) and a.whole) == view)
+        return view
+
+    monkeypatch.setattr(RemoteTable, "view_after", both)
+    return checked
+
+
+def test_two_people_and_a_computer_player_play_a_match_online(server: Running, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    looked = looked_back_light(monkeypatch)
     setup = TableSetup(players=3, target=61, levels=("easy", "easy"))
     ann = Player("Ann", tmp_path / "ann", setup=setup)
     bob = Player("Bob", tmp_path / "bob")
@@ -89,6 +111,7 @@ def test_two_people_and_a_computer_player_play_a_match_online(server: Running, t
             assert said.startswith("Lobby: "), ann.said[-4:]
 
     asyncio.run(script())
+    assert len(looked) >= 4 and all(looked), looked  # both looked back at every show, light, and saw it whole
     with Store(tmp_path / "data" / STORE_FILE) as store:
         game = store.game(1)
     assert game.over

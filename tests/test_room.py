@@ -26,6 +26,7 @@ from audiocrib.engine.rules import Rules
 from audiocrib.engine.scoring import score_hand, score_play
 from audiocrib.engine.viewcodec import view_to_json
 from audiocrib.engine.views import PlayerView
+from audiocrib.online.lookback import events_at
 from audiocrib.online.messages import (
     Leave,
     Message,
@@ -447,6 +448,10 @@ def test_looking_back_shows_a_seat_no_more_than_it_knew(tmp_path: Path) -> None:
                     assert cards_in({k: v for k, v in encoded.items() if k != "events"}) <= ever_known
                     assert str(game.seed) not in json.dumps(encoded)
                     assert decode_from_server(encode(past)) == past
+                    light = room.look_back(person.id, told, early, light=True)  # its events from the client's log
+                    assert isinstance(light, PastView) and not light.whole and light.view.events == ()
+                    assert decode_from_server(encode(light)) == light
+                    assert dataclasses.replace(light.view, events=events_at(log, told, early)) == past.view
             assert room.look_back(stranger.id, 0, ()) == "You are not at a table; join one first."
         ann = next(iter(people))
         length = len(room.game.events)

@@ -160,7 +160,7 @@ def test_a_new_name_is_welcomed_with_a_token_that_finds_the_player_again(server:
             token = welcome["token"]
             async with session.ws_connect(server.url) as socket, session.ws_connect(server.url) as later:
                 again = await ask(socket, hello("Whoever", token))
-                assert again == {"type": "welcome", "name": "Ann", "token": token, "version": 1}
+                assert again == {"type": "welcome", "name": "Ann", "token": token, "version": 1, "light": True}
                 assert await ask(later, hello("Ann", token)) == again  # the same player from elsewhere...
                 assert await until_closed(socket) == ([], 1008, "You connected again from elsewhere.")  # ...wins
             async with session.ws_connect(server.url) as socket:

@@ -220,7 +220,7 @@ def test_a_store_of_version_four_keeps_its_players_and_their_tokens(tmp_path: Pa
             for name, token in tokens.items():
                 async with session.ws_connect(running.url) as socket:
                     assert await ask(socket, hello("Whoever", token)) == {
-                        "type": "welcome", "name": name, "token": token, "version": 1}
+                        "type": "welcome", "name": name, "token": token, "version": 1, "light": True}
                     if name == "Ann":
                         assert state(await ask(socket, set_password(None, PASSWORD))).protected
             async with session.ws_connect(running.url) as socket:

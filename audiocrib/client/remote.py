@@ -29,6 +29,7 @@ from audiocrib.engine.game import Phase
 from audiocrib.engine.rules import Rules
 from audiocrib.engine.views import PlayerView
 from audiocrib.online import messages as m
+from audiocrib.online.lookback import events_at
 from audiocrib.online.watching import StopWatching, Watch, WatchersLeave, WatchSettings
 
 __all__ = ["OnlineClient", "RemoteTable", "Said"]
@@ -372,12 +373,17 @@ class RemoteTable:
 
     def view_after(self, told: int, early: frozenset[int]) -> PlayerView:
         """The view at a pause the player looks back on, asked of the server (the current view if it cannot
-        answer now)."""
-        answers = self.client.link.request(m.LookBack(told, tuple(sorted(i for i in early if i >= told))))
+        answer now); without its events, which are put back from the client's log, where the server can."""
+        later = tuple(sorted(i for i in early if i >= told))
+        welcome = self.client.welcome
+        events = events_at(self.client.log, told, later) if welcome is not None and welcome.light else None
+        answers = self.client.link.request(m.LookBack(told, later, light=events is not None))
         if not isinstance(answers, str):
             for answer in answers:
-                if isinstance(answer, m.PastView):
+                if isinstance(answer, m.PastView) and answer.whole:
                     return answer.view
+                if isinstance(answer, m.PastView) and events is not None:
+                    return dataclasses.replace(answer.view, events=events)
         return self.view()
 
     def send(self, action: Action) -> str | None:

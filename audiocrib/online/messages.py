@@ -30,7 +30,6 @@ from audiocrib.online import matches as _matches
 from audiocrib.online import ratings as _ratings
 from audiocrib.online.base import ACTION as _ACTION
 from audiocrib.online.base import EVENT as _EVENT
-from audiocrib.online.base import LOG_INDEX as _LOG_INDEX
 from audiocrib.online.base import RULES as _RULES
 from audiocrib.online.base import SEAT as _SEAT
 from audiocrib.online.base import SECONDS as _SECONDS
@@ -58,11 +57,13 @@ from audiocrib.online.fields import (
     write_fields,
 )
 from audiocrib.online.jsontext import parsed
+from audiocrib.online.lookback import MAX_EARLY, LookBack, PastView
 from audiocrib.online.moderation import MODERATION_ACTS, MOST_MINUTES, REASON, Moderate, Mute, Unmute
 from audiocrib.online.watching import WATCH_CLIENT_MESSAGES, Watchers
 
 __all__ = [
     "CLIENT_MESSAGES",
+    "MAX_EARLY",
     "MAX_MESSAGE_BYTES",
     "MAX_SERVER_MESSAGE_BYTES",
     "MODERATION_ACTS",
@@ -70,9 +71,11 @@ __all__ = [
     "PROTOCOL_VERSION",
     "REASON",
     "SERVER_MESSAGES",
+    "LookBack",
     "Message",
     "Moderate",
     "Mute",
+    "PastView",
     "ProtocolError",
     "Unmute",
     "decode",
@@ -92,8 +95,6 @@ LOBBY_PAGE = 20
 MAX_LOBBY_PAGES = 10**6
 MAX_PEOPLE = 500
 MAX_NEWS_EVENTS = 10_000
-MAX_EARLY = 1000
-"""The most events a `LookBack` may name as heard early."""
 MAX_COUNT_MS = 3_600_000
 MAX_MOVE_MS = 3_700_000
 """More than the longest move time limit (an hour) with the time added for laying away after a show."""
@@ -214,17 +215,6 @@ class Ping(Message):
     number: int = field(metadata={"field": Number(0, 1_000_000)})
 
 
-@dataclass(frozen=True, slots=True)
-class LookBack(Message):
-    """Ask for this seat's view as it stood after the first ``told`` events of its log, then the events at the
-    indexes ``early`` (later ones the player already heard): the game at a pause the player is looking back on.
-    Answered with `PastView`."""
-
-    type: ClassVar[str] = "look_back"
-    told: int = field(metadata={"field": _LOG_INDEX})
-    early: tuple[int, ...] = field(metadata={"field": Many(_LOG_INDEX, MAX_EARLY)})
-
-
 # From the server to a client.
 
 
@@ -236,6 +226,8 @@ class Welcome(Message):
     name: str = field(metadata={"field": NAME})
     token: str = field(metadata={"field": TOKEN})
     version: int = field(metadata={"field": Number(1, 1000)})
+    light: bool = field(default=False, metadata={"field": Flag(), "optional": True})
+    """Whether this server answers a `LookBack` asked ``light`` without the view's events."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,16 +333,6 @@ class ViewOf(Message):
     def __post_init__(self) -> None:
         if not self.whole and self.view.events:
             raise ProtocolError("A view that is not whole leaves its events out.")
-
-
-@dataclass(frozen=True, slots=True)
-class PastView(Message):
-    """The answer to `LookBack`: its ``told`` and ``early``, and the seat's view as it stood then."""
-
-    type: ClassVar[str] = "past_view"
-    told: int = field(metadata={"field": _LOG_INDEX})
-    early: tuple[int, ...] = field(metadata={"field": Many(_LOG_INDEX, MAX_EARLY)})
-    view: PlayerView = field(metadata={"field": _VIEW})
 
 
 @dataclass(frozen=True, slots=True)

@@ -309,7 +309,8 @@ class Server(TableDesk):
         if isinstance(message, m.LookBack):
             if connection.table is None:
                 raise ProtocolError(NO_TABLE)
-            past = self.tables.room(connection.table).look_back(player.id, message.told, message.early)
+            past = self.tables.room(connection.table).look_back(player.id, message.told, message.early,
+                                                                message.light)
             if isinstance(past, str):
                 raise ProtocolError(past)
             return [(None, past)]
@@ -395,7 +396,7 @@ class Server(TableDesk):
         connection.player, connection.token = player, token
         self.moderation.welcome(player.id)
         self.board.people_changed()
-        return m.Welcome(player.name, token, m.PROTOCOL_VERSION)
+        return m.Welcome(player.name, token, m.PROTOCOL_VERSION, light=True)
 
     def _password_ok(self, connection: Connection, given: str | None) -> bool:
         assert self.password is not None

@@ -405,16 +405,16 @@ class Room(TableSeats):
         return self._view(seat, self.game.view(seat))
 
     # ------------------------------------------------------------ looking back
-    def look_back(self, player_id: int, told: int, early: Iterable[int]) -> PastView | str:
+    def look_back(self, player_id: int, told: int, early: Iterable[int], light: bool = False) -> PastView | str:
         """This person's view as it stood after the first ``told`` events of their log, then those at ``early``
         that come later (ones they heard first): never more than their view now, since it is built from their own
-        log's start and events of it."""
+        log's start and events of it (``light``: without them, which the client has)."""
         seat = self.seat_of(player_id)
         if seat is None:
             return "You are not at a table; join one first."
         if self.game is None:
             return "The game at this table has not begun."
-        return past_view(self.game, seat, told, tuple(early), self._replay)
+        return past_view(self.game, seat, told, tuple(early), self._replay, light)
 
     def _replay(self, told: int, later: frozenset[int]) -> Game:
         """The game as it stood after ``told`` events and those at ``later``, made once for every person at the

@@ -4,6 +4,7 @@ hold anything the seat has not been told."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 from audiocrib.engine.events import Event
@@ -22,10 +23,11 @@ def chunks(log: Sequence[Event], first: int) -> list[News]:
 
 
 def past_view(game: Game, seat: int, told: int, early: tuple[int, ...],
-              replay: Callable[[int, frozenset[int]], Game] | None = None) -> PastView | str:
+              replay: Callable[[int, frozenset[int]], Game] | None = None, light: bool = False) -> PastView | str:
     """``seat``'s view after the first ``told`` events of its log, then those at ``early`` that come later (ones
     heard first); or the sentence that refuses indexes the game has not had or that cannot follow there.
-    ``replay`` makes the game as it stood (by default `Game.at`)."""
+    ``replay`` makes the game as it stood (by default `Game.at`); ``light`` leaves the view's events out (the
+    client has them: `audiocrib.online.lookback.events_at`)."""
     length = len(game.events)
     if told > length:
         return f"The game has had only {number_words(length)} events; you cannot look back past them."
@@ -36,4 +38,6 @@ def past_view(game: Game, seat: int, told: int, early: tuple[int, ...],
         view = (replay or game.at)(told, frozenset(later)).view(seat)
     except Exception:  # the engine's replay refuses events that cannot follow there (hostile indexes)
         return "Those events cannot follow that point of the game."
+    if light:
+        return PastView(told, early, dataclasses.replace(view, events=()), whole=False)
     return PastView(told, early, view)

@@ -127,7 +127,8 @@ class Watching:
         if isinstance(message, m.LookBack):
             if room.game is None:
                 raise ProtocolError("The game at this table has not begun.")
-            past = past_view(room.game, watcher_seat(room.game.rules), message.told, message.early)
+            past = past_view(room.game, watcher_seat(room.game.rules), message.told, message.early,
+                             light=message.light)
             if isinstance(past, str):
                 raise ProtocolError(past)
             return [(None, past)]
