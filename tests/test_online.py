@@ -5,6 +5,7 @@ computer player and play a whole match by keys, each hearing the game from their
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import math
 import signal
@@ -464,3 +465,52 @@ def test_start_the_game_at_the_end_of_a_new_tables_setup_starts_it_at_the_server
             assert not any(line.startswith("New game: ") for line in ann.said), "no game on Ann's own computer"
 
     asyncio.run(script())
+
+
+@pytest.mark.parametrize("apart", [False, True])
+def test_news_and_the_notice_after_it_taken_in_one_tick_are_said_in_their_order(apart: bool) -> None:
+    """A browser's session takes what its connection brought in one go: the match's last news, its view, then the
+    rating's notice. The game is told first, then the rating, then what the keys do now (nothing waits for a
+    notice already come). ``apart``: the notice comes later, the player having opened the game menu meanwhile:
+    the closing words still follow it."""
+    import io
+
+    from audiocrib.bots.player import load_player, next_action
+    from audiocrib.client.remote import OnlineClient
+    from audiocrib.engine.events import MatchWon
+    from audiocrib.engine.game import Game
+    from audiocrib.online import messages as m
+    from audiocrib.shell.announcer import Announcer
+    from audiocrib.shell.session import Session
+    from audiocrib.shell.settings import Settings
+    from audiocrib.speech import RecordingSpeaker
+
+    game = Game(Rules(target=61), ("Ann", "Bea"), seed=11)
+    players = [load_player("easy", seed=seat) for seat in (0, 1)]
+    before = game
+    while not game.over:  # the last move is Ann's or the show's: Bea hears its news as the others' doing
+        before = game.at(len(game.events))
+        game.apply(next_action(game, min(game.waiting_for()), players[min(game.waiting_for())]))
+    speaker = RecordingSpeaker()
+    session = Session(Announcer(speaker, io.StringIO()), settings=Settings())
+    client = session.client = OnlineClient("ws://127.0.0.1:9/play", "Bea")  # never started: fed by hand
+    seats = (m.Seat("Ann", None, True), m.Seat("Bea", None, True))
+    client._deliver(m.TableState(1, None, 0, 1, game.rules, seats, True, None))
+    client._deliver(m.ViewOf(before.view(1)))
+    session._maybe_begin()  # back at a game under way
+    session.tick()
+    told = len(speaker.said)
+    first = len(before.events)
+    client._deliver(m.News(first, game.view(1).events[first:]))
+    client._deliver(m.ViewOf(dataclasses.replace(game.view(1), events=()), whole=False))
+    if apart:
+        session.tick()
+        session.press("escape")
+    client._deliver(m.Notice("Your rating went up from 1,000 to 1,032."))
+    session.tick()
+    said = speaker.said[told:]
+    narrator = Narrator(game.names, game.rules, 1)
+    last = narrator.tell(next(e for e in game.view(1).events if isinstance(e, MatchWon)))[-1]
+    assert last in said and said[-3:] == [
+        "Your rating went up from 1,000 to 1,032.", "Press g to hear the coach go over the match.",
+        "Press Enter for the lobby."], said

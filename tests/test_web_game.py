@@ -227,6 +227,8 @@ def test_a_browser_a_terminal_and_a_computer_player_play_a_match(server: Running
                 await ann.move()
                 await asyncio.sleep(0.02)
             assert reloaded and hurried, (reloaded, hurried)
+            await on_page(page.hears, "Press Enter for the lobby.")
+            await ann.hears("Press Enter for the lobby.")
             said = await on_page(page.press, "enter")
             assert any(text.startswith("Lobby: ") for text in said), said
             await ann.press("enter")
@@ -245,6 +247,11 @@ def test_a_browser_a_terminal_and_a_computer_player_play_a_match(server: Running
         expected[seat] = [line for event in game.view(seat).events for line in narrator.tell(event)]
         missing = heard_in_order(said, expected[seat])
         assert missing == [], (seat, missing[:3])
+        # the match's end, then how the rating moved, then what the keys do now: the last words are Enter's
+        end = max(i for i, line in enumerate(said) if line == expected[seat][-1])
+        rating = next(i for i, line in enumerate(said) if line.startswith("Your rating went"))
+        assert end < rating and said[rating + 1:rating + 3] == [
+            "Press g to hear the coach go over the match.", "Press Enter for the lobby."], (seat, said[end:])
     # What both were told of the same event in the same words (the computer's plays, the scores) came to each
     # in the same order.
     common = same_words(game)

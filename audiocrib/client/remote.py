@@ -42,7 +42,8 @@ _Answer = TypeVar("_Answer", bound=m.Message)
 class Said:
     """Something the shell is to say: ``kind`` is "chat" (``sender`` said ``text``), "notice", "lost" (the
     connection dropped: ``text`` is why), "connected" (``text`` is the name the server knows), or "refused" (the
-    server refused the hello: ``text`` is its sentence), or "closed" (a moderator closed this player's table)."""
+    server refused the hello: ``text`` is its sentence), "closed" (a moderator closed this player's table), or
+    "news" (a view came: the game is told up to it before what came after it is said)."""
 
     kind: str
     text: str
@@ -162,6 +163,8 @@ class OnlineClient:
             self.move_ms = None if message.move_ms is None or message.move_seat is None else (
                 message.move_seat, message.move_ms)
             self.version += 1
+            if not self.inbox or self.inbox[-1].kind != "news":
+                self.inbox.append(Said("news", ""))
         elif isinstance(message, m.ChatFrom):
             self.inbox.append(Said("chat", message.text, message.sender))
         elif isinstance(message, m.Notice):

@@ -12,6 +12,7 @@ from audiocrib.online.ratings import rated_match
 from audiocrib.progress.improving import DealCost
 from audiocrib.shell.core import SessionCore
 from audiocrib.shell.progressbook import ProgressBook
+from audiocrib.shell.table import Table
 from audiocrib.telling.coaching import advice_off, lay_away_words, no_advice, play_words
 from audiocrib.telling.listener import SeatNames
 from audiocrib.telling.reviewing import deal_costs, deal_review_words, match_review_words
@@ -38,9 +39,9 @@ class Coaching(SessionCore):
     setting on): a thousand tabs weighing every deal would take the server's cores."""
     _match_due = False
     """The match is over and its review not yet worked out (a session that weighs only when asked)."""
-    match_closing: tuple[tuple[str, ...], float] | None = None
+    match_closing: tuple[tuple[str, ...], float, Table] | None = None
     """At a rated match's end, what Enter and g do, held to be said after the rating's notice (or once
-    `RATING_WAIT` has passed by ``clock`` without one)."""
+    `RATING_WAIT` has passed by ``clock`` without one), while the player is at that table."""
 
     def _coach_begin(self) -> None:
         """A new table: nothing noted yet, except, for a game on this computer resumed from its save, the
@@ -135,10 +136,23 @@ class Coaching(SessionCore):
                    "Press Enter for the lobby." if self.client is not None else "Press Enter for the main menu.")
         state = self.client.state if self.client is not None else None
         if state is not None and rated_match(state.rules, [seat.person for seat in state.seats]):
-            self.match_closing = (closing, self.clock() + RATING_WAIT)  # the server's word on the rating first
+            self.match_closing = (closing, self.clock() + RATING_WAIT, self.table)  # the rating's notice first
             return
         for line in closing:
             self.say(line)
+
+    def _maybe_close_match(self, now: bool = False) -> None:
+        """Online: say what Enter and g do at a rated match's end, held for the rating's notice: after it (``now``), or
+        once it has been waited for long enough. Not once the player has left the table."""
+        if self.match_closing is None:
+            return
+        lines, due, table = self.match_closing
+        if not now and self.clock() < due:
+            return
+        self.match_closing = None
+        if self.table is table:
+            for line in lines:
+                self.say(line)
 
     def _review_match(self) -> None:
         """Work out the review of the match just ended, and keep it (the Statistics say it until the next)."""

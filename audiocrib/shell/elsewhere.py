@@ -202,6 +202,10 @@ class DefinedElsewhere:
         """Defined in `replaying`: hear ``match`` again (Escape then calls ``back``; None: back to this screen)."""
         raise NotImplementedError
 
+    def _maybe_close_match(self, now: bool = False) -> None:
+        """Defined in `coaching`: a rated match's closing words, once the rating is said or waited for."""
+        raise NotImplementedError
+
     def _replay_where(self) -> str:
         """Defined in `replaying`: where the replay stands, for the help."""
         raise NotImplementedError

@@ -35,9 +35,6 @@ UNKNOWN_TOKEN = "This server does not know your token; connect without one to ch
 class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens, PastOnline):
     """The online screens and the chat and who keys."""
 
-    match_closing: tuple[tuple[str, ...], float] | None
-    """Defined in `coaching`: a rated match's closing words, waiting for the rating."""
-
     # ----------------------------------------------------------------- address, name, connecting
     def _play_online(self) -> None:
         """The main menu's Play online: connect with what is remembered, or ask for it first."""
@@ -156,6 +153,9 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
                 self.say(line)
             else:
                 self.announcer.history.add(line)
+        elif said.kind == "news":
+            if isinstance(self.table, RemoteTable) and self.client is not None and self.client.view is not None:
+                self.table.poll()  # the game as far as this view, told before the notices that came after it
         elif said.kind == "notice":
             self.say(said.text)
             self._noticed(said.text)
@@ -168,19 +168,6 @@ class OnlineScreens(AccountScreens, Moderating, NewTableScreens, WatchingScreens
             self._connected(said.text)
         elif said.kind == "refused":
             self._refused(said.text)
-
-    def _maybe_close_match(self, now: bool = False) -> None:
-        """Say what Enter and g do at a rated match's end, held for the rating's notice: after it (``now``), or
-        once it has been waited for long enough. Not once the player has left the table."""
-        if self.match_closing is None:
-            return
-        lines, due = self.match_closing
-        if not now and self.clock() < due:
-            return
-        self.match_closing = None
-        if self.mode is Mode.GAME and isinstance(self.table, RemoteTable):
-            for line in lines:
-                self.say(line)
 
     def _lost(self, reason: str) -> None:
         why = f" ({reason})" if reason else ""
