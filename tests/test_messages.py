@@ -68,12 +68,14 @@ EXAMPLES: list[m.Message] = [
     m.Ping(41),
     m.LookBack(0, ()),
     m.LookBack(120, (131, 140)),
+    m.LookBack(7, (9,), light=True),
     m.Moderate("mute", "Bob", 30, "Shouting at the table."),
     m.Moderate("ban", "Bob", None, "Back after a week's mute, shouting again."),
     m.Moderate("close", "12", None, "A table of one name playing itself."),
     m.Mute("Bob"),
     m.Unmute("Bob"),
     m.Welcome("Ann", TOKEN, 1),
+    m.Welcome("Ann", TOKEN, 1, light=True),
     m.Refused("It is Bob's turn to play."),
     m.Lobby((m.TableSummary(4, "Ann", Rules(players=4, team_size=2), 2, 1, False),), 0, ("Ann", "Bob")),
     m.Lobby((), 250, ()),
@@ -88,6 +90,7 @@ EXAMPLES: list[m.Message] = [
     m.ViewOf(GAME.view(1), 14_250),
     m.ViewOf(dataclasses.replace(GAME.view(1), events=()), None, False),
     m.PastView(5, (), GAME.at(5).view(1)),
+    m.PastView(5, (), dataclasses.replace(GAME.at(5).view(1), events=()), whole=False),
     m.News(5, GAME.view(2).events[5:]),
     m.ChatFrom("Bob", "gg"),
     m.Notice("Bob left the table; his seat waits for him."),
@@ -287,6 +290,15 @@ def test_a_view_that_is_not_whole_carries_no_events() -> None:
     light = m.ViewOf(dataclasses.replace(GAME.view(1), events=()), None, False)
     assert m.decode_from_server(m.encode(light)) == light
     assert len(m.encode(light)) < len(m.encode(m.ViewOf(GAME.view(1))))
+
+
+def test_a_look_back_says_light_only_when_it_asks_for_it() -> None:
+    """A server from before ``light`` refuses a field it does not know: a look back that does not ask for a light
+    answer leaves the field out, so any server reads it."""
+    assert json.loads(m.encode(m.LookBack(3, (5,)))) == {"type": "look_back", "told": 3, "early": [5]}
+    assert json.loads(m.encode(m.LookBack(3, (5,), light=True))) == {"type": "look_back", "told": 3, "early": [5],
+                                                                     "light": True}
+    assert m.decode_from_client('{"type": "look_back", "told": 3, "early": [5]}') == m.LookBack(3, (5,))
 
 
 def test_a_client_passes_over_a_field_a_newer_server_added_and_a_server_refuses_one() -> None:

@@ -295,12 +295,20 @@ class Record(Field):
         return read_fields(self.cls, value, where, set())
 
 
+def _written(f: dataclasses.Field[Any], record: Any) -> bool:
+    """Whether field ``f`` of ``record`` is written: always, but for one marked ``metadata["unsent_at_default"]``
+    while it holds its default (a field a client adds to what it sends, which a server from before it would refuse
+    as unknown: it goes only when it says something)."""
+    return not f.metadata.get("unsent_at_default") or getattr(record, f.name) != f.default
+
+
 def write_fields(record: Any) -> dict[str, Any]:
-    """Every field of ``record`` as JSON, each by its `Field`."""
-    return {f.name: f.metadata["field"].write(getattr(record, f.name)) for f in dataclasses.fields(record)}
+    """Every field of ``record`` as JSON, each by its `Field` (see `_written`)."""
+    return {f.name: f.metadata["field"].write(getattr(record, f.name)) for f in dataclasses.fields(record)
+            if _written(f, record)}
 
 
-_TEXT_SHAPES: dict[type, tuple[tuple[str, str, Field], ...]] = {}
+_TEXT_SHAPES: dict[type, tuple[tuple[str, str, Field, dataclasses.Field[Any] | None], ...]] = {}
 
 
 def fields_text(record: Any, first: str = "{") -> str:
@@ -309,11 +317,14 @@ def fields_text(record: Any, first: str = "{") -> str:
     shape = _TEXT_SHAPES.get(type(record))
     if shape is None:
         shape = _TEXT_SHAPES[type(record)] = tuple(
-            (encode_basestring_ascii(f.name) + ": ", f.name, f.metadata["field"]) for f in dataclasses.fields(record)
+            (encode_basestring_ascii(f.name) + ": ", f.name, f.metadata["field"],
+             f if f.metadata.get("unsent_at_default") else None) for f in dataclasses.fields(record)
         )
+    texts = [key + field.text(getattr(record, name)) for key, name, field, maybe in shape
+             if maybe is None or _written(maybe, record)]
     if first == "{":
-        return "{" + ", ".join([key + field.text(getattr(record, name)) for key, name, field in shape]) + "}"
-    return first + "".join([", " + key + field.text(getattr(record, name)) for key, name, field in shape]) + "}"
+        return "{" + ", ".join(texts) + "}"
+    return first + "".join([", " + text for text in texts]) + "}"
 
 
 _ReadPlan = tuple[frozenset[str], tuple[tuple[str, str, Field, str, bool], ...]]

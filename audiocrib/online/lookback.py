@@ -36,7 +36,7 @@ class LookBack(Message):
     type: ClassVar[str] = "look_back"
     told: int = field(metadata={"field": LOG_INDEX})
     early: tuple[int, ...] = field(metadata={"field": Many(LOG_INDEX, MAX_EARLY)})
-    light: bool = field(default=False, metadata={"field": Flag(), "optional": True})
+    light: bool = field(default=False, metadata={"field": Flag(), "optional": True, "unsent_at_default": True})
 
 
 @dataclass(frozen=True, slots=True)
