@@ -3,9 +3,9 @@ the lobby made once until something on it changes.
 
 Answering ``lobby`` from the store cost a query for the tables and one for each host's name, for every request:
 10.7 ms and 34 KB at 100 tables, so a few connections asking as fast as they may starved every table. The board is
-told of each change by the store (`Store.on_table`: a table made, a seat taken or given, a game begun or ended),
-reads that one table again, and forgets the pages it made; a page asked again before the next change is the same
-message, made once. Who is connected is kept the same way (`people_changed`).
+told of each change by the store (`Store.on_table`: a table made, a seat taken or given, a game begun or ended,
+the host's watchers allowed or not), reads that one table again, and forgets the pages it made; a page asked again
+before the next change is the same message, made once. Who is connected is kept the same way (`people_changed`).
 
 >>> from audiocrib.engine.rules import Rules
 >>> from audiocrib.server.store import Seat, Store
