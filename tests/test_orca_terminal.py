@@ -125,6 +125,15 @@ class Game:
         time.sleep(0.6)  # a computer player's move, paced after the person's
         return self.heard_for_step(what)
 
+    def down_to(self, item: str, what: str, most: int = 30) -> list[str]:
+        """Press Down until the item that starts with ``item``, each heard once; returns the last lines printed."""
+        for _ in range(most):
+            printed, heard = self.press("Down")
+            assert_heard_once(f"Down in {what}", printed, heard)
+            if printed[-1].startswith(item):
+                return printed
+        raise AssertionError(f"no item {item!r} in {what}: {self.lines()[-5:]}")
+
     def walk_menu(self, first: str, what: str, most: int = 25) -> list[str]:
         """Press Down from the menu item ``first`` until an item comes again (the end, or round to the top), each
         heard once; returns the items."""
@@ -247,10 +256,7 @@ def test_tab_says_the_help_for_the_moment_in_a_terminal_that_keeps_f1(game: Game
 
 
 def test_typing_in_a_text_box_is_read_letter_by_letter(game: Game) -> None:
-    for _ in range(12):
-        printed, heard = game.press("Down")
-        if "online" in printed[-1].lower():
-            break
+    game.down_to("Play online", "the main menu")
     printed, heard = game.press("Return")
     assert_heard_once("Enter on Play online", printed, heard)
     for key in ("l", "o", "BackSpace", "Tab"):
@@ -284,11 +290,7 @@ def test_a_game_saved_and_quit_is_offered_and_resumed_by_ear(desktop: Desktop, t
         game.press("Return", expect=5)
         printed, heard = game.press("Escape")
         assert printed[-1].startswith("Game menu")
-        for _ in range(4):
-            printed, heard = game.press("Down")
-            assert_heard_once("Down in the game menu", printed, heard)
-            if printed[-1].startswith("Save and quit"):
-                break
+        game.down_to("Save and quit", "the game menu")
         printed, heard = game.press("Return")
         assert_heard_once("Save and quit", printed, heard)
     finally:
@@ -307,11 +309,7 @@ def test_a_game_saved_and_quit_is_offered_and_resumed_by_ear(desktop: Desktop, t
 
 def test_the_practice_menu_the_statistics_and_the_keys_are_read(game: Game) -> None:
     for wanted in ("Practice", "Statistics", "Keys"):
-        while True:
-            printed, heard = game.press("Down")
-            assert_heard_once("Down in the main menu", printed, heard)
-            if printed[-1].startswith(wanted):
-                break
+        game.down_to(wanted, "the main menu")
         printed, heard = game.press("Return")
         assert_heard_once(f"Enter on {wanted}", printed, heard)
         if wanted == "Practice":  # the others are said where the main menu stays, in which Escape would quit
@@ -328,11 +326,7 @@ def test_a_past_match_is_found_and_heard_again_key_by_key(desktop: Desktop, term
     game = Game(desktop, terminal, tmp_path, "--pace", "0")
     try:
         assert_heard_once("start with a past match kept", *game.opening)
-        while True:
-            printed, heard = game.press("Down")
-            assert_heard_once("Down in the main menu", printed, heard)
-            if printed[-1].startswith("Past matches"):
-                break
+        game.down_to("Past matches", "the main menu")
         printed, heard = game.press("Return")
         assert_heard_once("Enter on Past matches", printed, heard)
         assert "you against Bob (medium)" in printed[-1], printed
@@ -400,21 +394,13 @@ def test_a_watcher_finds_a_table_in_the_lobby_and_hears_its_game_go_on(desktop: 
     try:
         ann = Host(server.url)
         assert_heard_once("start", *game.opening)
-        while True:
-            printed, heard = game.press("Down")
-            assert_heard_once("Down in the main menu", printed, heard)
-            if printed[-1].startswith("Play online"):
-                break
+        game.down_to("Play online", "the main menu")
         for key, text in (("Return", ""), ("", f"127.0.0.1:{server.port}"), ("Return", ""), ("", "Carol"),
                           ("Return", "")):
             printed, heard = game.press(key) if key else game.types(text)
             assert_heard_once(f"{key or text} on the way online", printed, heard)
         assert any(line.startswith("Lobby: ") for line in printed), printed
-        while True:
-            printed, heard = game.press("Down")
-            assert_heard_once("Down in the lobby", printed, heard)
-            if printed[-1].startswith("Table 1, Ann's"):
-                break
+        printed = game.down_to("Table 1, Ann's", "the lobby")
         assert "under way" in printed[-1] and "Enter to watch" in printed[-1], printed
         printed, heard = game.press("Return", expect=2)
         assert_heard_once("Enter to watch", printed, heard)
