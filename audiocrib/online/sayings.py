@@ -61,9 +61,10 @@ def table_line(table: TableSummary) -> str:
         _several(table.open_seats, "seat") + " open" if table.open_seats else "full")
     computers = f", {_several(table.computers, 'computer player')}" if table.computers else ""
     advice = "; the coach's advice allowed" if table.advice else ""
-    advice += "" if table.watch else "; no watchers"
+    watch = "" if table.watch else "; no watchers"
     rated = "" if table.host_rating is None else f", rated {rating_words(table.host_rating)}"
-    return f"Table {table.number}, {table.host}'s{rated}: {rules_words(table.rules)}; {seats}{computers}{advice}."
+    return (f"Table {table.number}, {table.host}'s{rated}: {rules_words(table.rules)}; {seats}{computers}{advice}"
+            f"{watch}.")
 
 
 def code_words(code: str) -> str:

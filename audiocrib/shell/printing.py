@@ -60,6 +60,13 @@ def _fitting(lines: list[str], columns: int, rows: int) -> int:
     return len(lines)
 
 
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 def _is_terminal(screen: TextIO) -> bool:
     try:
         return screen.isatty()
@@ -83,10 +90,7 @@ class LinePrinter:
     def print(self, text: str) -> None:
         """Print ``text`` as a line: at once outside an event loop; in one, with the rest of this step's lines, and
         no sooner than `GAP` after the last write."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
+        loop = _running_loop()
         self._held.append(text)
         if loop is None:
             self.flush()
@@ -105,21 +109,16 @@ class LinePrinter:
             # Apart from the first lines, or the terminal reports them with the empty lines as one insertion,
             # which Orca reads as nothing.
             time.sleep(_FILL_PAUSE)
+        loop = None if whole else _running_loop()
         while self._held:
             fitting = _fitting(self._held, size.columns, size.lines - 1)
             text = "".join(line + "\n" for line in self._held[:fitting])
             del self._held[:fitting]
             self._write(text)
             self._written = time.monotonic()
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
-                continue
-            if whole:
-                continue
-            if self._held:
+            if self._held and loop is not None:
                 loop.call_later(GAP, self.flush)
-            return
+                return
 
     def _write(self, text: str) -> None:
         try:

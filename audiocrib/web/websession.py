@@ -337,8 +337,7 @@ class WebSession:
 def _tick(session: Session) -> float | None:
     """Seconds until the session must look again though nothing woke it, or None: `_TICK` while a clock of its own
     runs (the counting timer, a timed drill: its warnings come on time; a match's closing words waiting for the
-    rating), `_LOOK` while a move time limit runs (the
-    screen's status tells its seconds left)."""
+    rating), `_LOOK` while a move time limit runs (the screen's status tells its seconds left)."""
     if session.mode is Mode.DRILL or (session.count_clock.running and session.moment == "count") or \
             session.match_closing is not None:
         return _TICK
