@@ -51,8 +51,8 @@ HELLO_TWICE = "This tab has said hello already."
 MOST_TABS = 500
 """Tabs open at once on the whole server (or one gateway process), unless told: what one process holds on the 2-core
 test machine with a browser player's p99 under 100 ms while as many terminal players beside them keep theirs
-under 30 ms. Alone, 1,000 tabs keep it under 100 ms; with 1,000 terminal players beside them, neither keeps it
-(docs/benchmarks.md, issue 26)."""
+under 30 ms. Alone, 1,000 tabs at their own moments of a deal keep it under 100 ms; with 1,000 terminal players
+beside them, neither keeps it (docs/benchmarks.md, issue 26)."""
 FULL = "This server has as many browser players as it can take; try again later.\n"
 MOST_OUTBOX = 20_000
 """Frames waiting to go to one page before it is taken to have stopped reading (and is closed)."""
